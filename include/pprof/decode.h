@@ -1,0 +1,32 @@
+/*
+ * Bytes to profile: the profile.proto reader (and, through the same entry
+ * point, the legacy formats as they are added).
+ *
+ * The input is the uncompressed bytes of one profile; see source.h for files
+ * and gzip. name is used only in error messages ("cpu.pb.gz").
+ */
+#ifndef PPROF_DECODE_H
+#define PPROF_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pprof/profile.h"
+
+/*
+ * Decode a profile.proto message into a new profile (*out, free with
+ * pp_profile_free). Every id and string index is validated; on any error
+ * nothing is returned, the detail is in ctx, and the code is PP_EFORMAT for
+ * bad input, PP_ELIMIT for input over a limit, PP_ENOMEM for memory.
+ */
+int pp_decode_proto(struct pp_ctx *ctx, const char *name, const uint8_t *data,
+                    size_t len, struct pp_profile **out);
+
+/*
+ * Decode any supported format, detected from the bytes. Unrecognised input
+ * fails with PP_EFORMAT and "NAME: unrecognized profile format".
+ */
+int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
+              size_t len, struct pp_profile **out);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * Errors and the library context.
+ *
+ * libpprof never prints and never exits. A fallible function returns an int:
+ * 0 on success, or one of the negative PP_E* codes below. The human-readable
+ * detail of the most recent failure ("cpu.pb.gz: truncated gzip stream") is
+ * kept in the caller's struct pp_ctx and read with pp_ctx_message().
+ *
+ * There is no global state: everything a call needs to report (the error
+ * slot, the warning callback, resource limits, the allocation hook) lives in
+ * a pp_ctx that the caller owns and passes in.
+ */
+#ifndef PPROF_ERROR_H
+#define PPROF_ERROR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* X-macro list: code name, value, generic description. */
+#define PP_ERROR_LIST(X)                            \
+	X(PP_OK, 0, "success")                      \
+	X(PP_ENOMEM, -1, "out of memory")           \
+	X(PP_EIO, -2, "input/output error")         \
+	X(PP_EFORMAT, -3, "malformed profile")      \
+	X(PP_ELIMIT, -4, "resource limit exceeded") \
+	X(PP_EUSAGE, -5, "invalid usage")           \
+	X(PP_ENOTFOUND, -6, "not found")            \
+	X(PP_EFETCH, -7, "fetch failed")            \
+	X(PP_EUNSUPPORTED, -8, "unsupported")
+
+enum pp_error_code {
+#define PP_ERROR_ENUM(name, value, text) name = value,
+	PP_ERROR_LIST(PP_ERROR_ENUM)
+#undef PP_ERROR_ENUM
+};
+
+/* The generic description of an error code; never NULL. */
+const char *pp_strerror(int code);
+
+/* Called for each warning; msg is one line without a trailing newline. */
+typedef void (*pp_warn_fn)(void *data, const char *msg);
+
+/*
+ * Allocation hook: every allocation libpprof makes goes through these, so
+ * tests can make the Nth allocation fail. NULL members mean the C library.
+ */
+struct pp_allocator {
+	void *(*malloc_fn)(void *data, size_t size);
+	void *(*realloc_fn)(void *data, void *ptr, size_t size);
+	void (*free_fn)(void *data, void *ptr);
+	void *data;
+};
+
+/* Default cap on a decompressed profile: 4 GiB. */
+#define PP_DEFAULT_MAX_SIZE ((uint64_t)4 << 30)
+
+struct pp_ctx {
+	/* Detail of the last error; empty when none. */
+	char message[1024];
+	/* Warnings; NULL drops them. */
+	pp_warn_fn warn;
+	void *warn_data;
+	/* Largest decompressed (or raw) profile accepted, in bytes.
+	 * 0 means PP_DEFAULT_MAX_SIZE. */
+	uint64_t max_size;
+	/* Allocation hook; all NULL means malloc/realloc/free. */
+	struct pp_allocator alloc;
+};
+
+#define PP_CTX_INIT                            \
+	{                                      \
+		{0}, NULL, NULL, 0,            \
+		{                              \
+			NULL, NULL, NULL, NULL \
+		}                              \
+	}
+
+/* The detail of the last error recorded in ctx ("" when none). */
+const char *pp_ctx_message(const struct pp_ctx *ctx);
+
+/*
+ * Record an error detail in ctx and return code, so callers can write
+ * `return pp_error(ctx, PP_EFORMAT, "%s: bad varint", name);`.
+ */
+int pp_error(struct pp_ctx *ctx, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+        __attribute__((format(printf, 3, 4)))
+#endif
+        ;
+
+/* Pass one formatted warning line to ctx's callback, if any. */
+void pp_warn(struct pp_ctx *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+        __attribute__((format(printf, 2, 3)))
+#endif
+        ;
+
+/* Allocation through ctx's hook. pp_free accepts NULL. */
+void *pp_malloc(struct pp_ctx *ctx, size_t size);
+void *pp_calloc(struct pp_ctx *ctx, size_t n, size_t size);
+void *pp_realloc(struct pp_ctx *ctx, void *ptr, size_t size);
+void pp_free(struct pp_ctx *ctx, void *ptr);
+char *pp_strdup(struct pp_ctx *ctx, const char *s);
+
+/* Overflow-checked size arithmetic: return 0 and set *out, or -1. */
+static inline int pp_mul_size(size_t a, size_t b, size_t *out)
+{
+	if (b != 0 && a > SIZE_MAX / b)
+		return -1;
+	*out = a * b;
+	return 0;
+}
+
+static inline int pp_add_size(size_t a, size_t b, size_t *out)
+{
+	if (a > SIZE_MAX - b)
+		return -1;
+	*out = a + b;
+	return 0;
+}
+
+/*
+ * Grow *ptr (an array of elem_size items with capacity *cap) so that it holds
+ * at least need items. Capacity doubles; fails cleanly on overflow.
+ */
+int pp_grow(struct pp_ctx *ctx, void **ptr, size_t *cap, size_t need,
+            size_t elem_size);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * Numbers as pprof prints them: values scaled to units (ns/us/ms/s/hrs,
+ * B/kB/MB/GB/TB/PB, plain counts), "%.2f" with a trailing ".00" dropped, and
+ * percentages with at least two significant digits.
+ */
+#ifndef PPROF_FORMAT_H
+#define PPROF_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Scale value from from_unit to to_unit ("minimum" and "auto" pick the
+ * largest unit that keeps the value >= 1). *unit_out is the printed unit
+ * ("" for counts), a static string.
+ */
+double pp_scale(int64_t value, const char *from_unit, const char *to_unit,
+                const char **unit_out);
+
+/* The printed form of value in to_unit, e.g. "1.50s", "512kB", "42". */
+void pp_scaled_label(int64_t value, const char *from_unit, const char *to_unit,
+                     char *buf, size_t size);
+
+/* value/total as pprof prints it: "  100%", "12.34%", " 0.05%". */
+void pp_percentage(int64_t value, int64_t total, char *buf, size_t size);
+
+/* True if unit names a known unit or a unit-less keyword (for -unit). */
+int pp_unit_known(const char *unit);
+
+#endif

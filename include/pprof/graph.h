@@ -1,0 +1,138 @@
+/*
+ * Aggregation: a profile's samples summed into nodes (one per function, file,
+ * line or address, per the granularity) and the edges between them, as
+ * pprof's graph package defines them:
+ *
+ *   flat = value of samples whose leaf frame is the node;
+ *   cum  = value of samples in whose stack the node appears, counted once
+ *          per sample even under recursion;
+ *   an edge caller->callee carries the value of the samples whose stacks
+ *          hold that call, once per sample; it is "inline" when every call it
+ *          stands for was inlined, "residual" when it skips dropped nodes.
+ *
+ * The node table (which node each location's lines map to) is built once per
+ * profile and granularity; accumulation can then be rerun cheaply with a
+ * subset of nodes kept, which is how reports trim a graph.
+ */
+#ifndef PPROF_GRAPH_H
+#define PPROF_GRAPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pprof/profile.h"
+
+enum pp_granularity {
+	PP_GRAN_FUNCTIONS = 0, /* default */
+	PP_GRAN_FILEFUNCTIONS,
+	PP_GRAN_FILES,
+	PP_GRAN_LINES,
+	PP_GRAN_ADDRESSES,
+};
+
+/* Parse "functions", "filefunctions", "files", "lines", "addresses". */
+int pp_granularity_parse(const char *s, enum pp_granularity *out);
+const char *pp_granularity_name(enum pp_granularity g);
+
+/* What identifies a node; equal infos are the same node. */
+struct pp_node_info {
+	pp_str name;
+	pp_str file;
+	pp_str objfile;
+	uint64_t address;
+	int64_t start_line;
+	int64_t lineno;
+};
+
+struct pp_node {
+	struct pp_node_info info;
+	int64_t flat, flat_div;
+	int64_t cum, cum_div;
+	/* The node could be reached through an inlined call (it is the inner
+	 * line of some location). */
+	bool maybe_inline;
+	/* Set by accumulation: some kept in-edge is inline / is not. */
+	bool in_inline, in_call;
+};
+
+struct pp_edge {
+	uint32_t src, dst;
+	int64_t weight, weight_div;
+	bool residual;
+	bool is_inline;
+};
+
+/* Which edges accumulation records. Text reports need only the edges into
+ * nodes that may be inlined (for the "(inline)" marks); graphs need all. */
+enum pp_edge_mode {
+	PP_EDGES_NONE = 0,
+	PP_EDGES_INLINE_TARGETS,
+	PP_EDGES_ALL,
+};
+
+struct pp_graph_opts {
+	uint32_t sample_index; /* which value; see pp_profile_sample_index */
+	bool mean;             /* divide by value 0 (the event count) */
+	enum pp_granularity granularity;
+	bool noinlines; /* keep only each location's outermost line */
+	bool obj_names; /* keep the binary name in every node (list, raw) */
+	bool drop_negative;
+	enum pp_edge_mode edges;
+};
+
+struct pp_graph {
+	struct pp_ctx *ctx;
+	const struct pp_profile *prof; /* borrowed */
+	struct pp_graph_opts opts;
+
+	struct pp_node *nodes;
+	uint32_t nnodes;
+	/* Nodes of each location, innermost line first:
+	 * loc_nodes[loc_node_first[l] .. loc_node_first[l+1]). */
+	uint32_t *loc_nodes;
+	uint32_t *loc_node_first;
+
+	struct pp_edge *edges;
+	uint32_t nedges;
+
+	/* Internal: hash tables and scratch. */
+	uint32_t *node_slots;
+	uint32_t nnode_slots;
+	uint64_t *edge_keys;
+	uint32_t *edge_vals;
+	uint32_t nedge_slots;
+	size_t cap_nodes, cap_edges, cap_stamp_edge;
+	uint32_t *stamp_node;
+	uint32_t *stamp_edge;
+	uint32_t stamp;
+};
+
+/* Build the node table and accumulate all samples. */
+int pp_graph_new(struct pp_ctx *ctx, const struct pp_profile *prof,
+                 const struct pp_graph_opts *opts, struct pp_graph **out);
+void pp_graph_free(struct pp_graph *g);
+
+/*
+ * Recompute values and edges keeping only the nodes with kept[i] true
+ * (NULL keeps all). Dropped nodes make residual edges between the kept ones.
+ */
+int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
+                        enum pp_edge_mode edges);
+
+static inline int64_t pp_node_flat(const struct pp_node *n)
+{
+	return n->flat_div ? n->flat / n->flat_div : n->flat;
+}
+
+static inline int64_t pp_node_cum(const struct pp_node *n)
+{
+	return n->cum_div ? n->cum / n->cum_div : n->cum;
+}
+
+/* A node's display name, as pprof prints it ("main.f", "file.go:12",
+ * "00000000004010a0 f file.c:3", "[libc.so.6]", "<unknown>"). Writes at most
+ * size bytes including the NUL; returns the full length. */
+size_t pp_node_name(const struct pp_graph *g, const struct pp_node *n,
+                    char *buf, size_t size);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * The in-memory profile model.
+ *
+ * A decoded profile is a set of flat arrays that refer to each other by dense
+ * uint32_t indices; there are no pointers between records. The decoder maps
+ * the file's arbitrary uint64 ids onto these indices and validates every
+ * reference, so no code downstream sees a file id or an unchecked index.
+ *
+ * Strings are interned: every name is a pp_str, an index into the profile's
+ * string table, and two names are equal exactly when their indices are.
+ * Index 0 is the empty string.
+ *
+ * Ownership: the profile owns everything reachable from it; pp_profile_free
+ * releases it all. Arrays are exactly as long as their counts say.
+ */
+#ifndef PPROF_PROFILE_H
+#define PPROF_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pprof/error.h"
+
+typedef uint32_t pp_str;
+
+/* "No such record": a location without a mapping, a line without a function. */
+#define PP_NONE UINT32_MAX
+
+/* ---- interned strings ---------------------------------------------------- */
+
+struct pp_strtab;
+
+/* A new table holding just "" at index 0. NULL on allocation failure. */
+struct pp_strtab *pp_strtab_new(struct pp_ctx *ctx);
+void pp_strtab_free(struct pp_strtab *tab);
+
+/* Intern len bytes at s (need not be NUL-terminated). PP_NONE on failure. */
+pp_str pp_strtab_intern(struct pp_strtab *tab, const char *s, size_t len);
+
+/* Look a string up without adding it: its index, or PP_NONE. */
+pp_str pp_strtab_find(const struct pp_strtab *tab, const char *s, size_t len);
+
+/* The NUL-terminated text of id; borrowed, valid until the table is freed.
+ * Interning more strings never moves earlier ones. */
+const char *pp_strtab_get(const struct pp_strtab *tab, pp_str id);
+size_t pp_strtab_len(const struct pp_strtab *tab, pp_str id);
+uint32_t pp_strtab_count(const struct pp_strtab *tab);
+
+/* ---- records ------------------------------------------------------------- */
+
+struct pp_value_type {
+	pp_str type; /* "cpu", "alloc_space", ... */
+	pp_str unit; /* "nanoseconds", "bytes", "count", ... */
+};
+
+struct pp_label {
+	pp_str key;
+	pp_str str;      /* string label; 0 for a numeric one */
+	int64_t num;     /* numeric label value */
+	pp_str num_unit; /* unit of num; 0 when unset */
+};
+
+struct pp_sample {
+	uint32_t loc_first; /* range in pp_profile.sample_locs, leaf first */
+	uint32_t loc_count;
+	uint32_t label_first; /* range in pp_profile.labels */
+	uint32_t label_count;
+};
+
+struct pp_line {
+	uint32_t function; /* index into functions, or PP_NONE */
+	int64_t line;
+	int64_t column;
+};
+
+struct pp_location {
+	uint64_t id; /* the file's id, kept for raw output and re-encoding */
+	uint64_t address;
+	uint32_t mapping;    /* index into mappings, or PP_NONE */
+	uint32_t line_first; /* range in pp_profile.lines: innermost first */
+	uint32_t line_count;
+	bool is_folded;
+};
+
+struct pp_function {
+	uint64_t id;
+	pp_str name;
+	pp_str system_name;
+	pp_str filename;
+	int64_t start_line;
+};
+
+struct pp_mapping {
+	uint64_t id;
+	uint64_t start;
+	uint64_t limit;
+	uint64_t offset;
+	pp_str file;
+	pp_str build_id;
+	bool has_functions;
+	bool has_filenames;
+	bool has_line_numbers;
+	bool has_inline_frames;
+};
+
+struct pp_profile {
+	struct pp_ctx *ctx; /* borrowed: allocation and errors */
+	struct pp_strtab *strings;
+
+	struct pp_value_type *sample_types;
+	uint32_t nsample_types;
+	pp_str default_sample_type; /* 0 when the file names none */
+
+	struct pp_sample *samples;
+	uint32_t nsamples;
+	uint32_t *sample_locs; /* location indices of all samples */
+	size_t nsample_locs;
+	int64_t *values; /* nsamples * nsample_types, sample-major */
+	struct pp_label *labels;
+	size_t nlabels;
+
+	struct pp_location *locations;
+	uint32_t nlocations;
+	struct pp_line *lines;
+	size_t nlines;
+	struct pp_function *functions;
+	uint32_t nfunctions;
+	struct pp_mapping *mappings;
+	uint32_t nmappings;
+
+	pp_str *comments;
+	uint32_t ncomments;
+	pp_str drop_frames; /* regex or 0 */
+	pp_str keep_frames;
+	int64_t time_nanos;
+	int64_t duration_nanos;
+	struct pp_value_type period_type;
+	int64_t period;
+	pp_str doc_url;
+
+	/* Capacities of the arrays above, for the builder functions. */
+	size_t cap_sample_types, cap_samples, cap_sample_locs, cap_values,
+	        cap_labels, cap_locations, cap_lines, cap_functions,
+	        cap_mappings, cap_comments;
+};
+
+/* An empty profile (string table holding ""). NULL on allocation failure. */
+struct pp_profile *pp_profile_new(struct pp_ctx *ctx);
+void pp_profile_free(struct pp_profile *p);
+
+static inline const char *pp_profile_str(const struct pp_profile *p, pp_str s)
+{
+	return pp_strtab_get(p->strings, s);
+}
+
+static inline const int64_t *
+pp_profile_sample_values(const struct pp_profile *p, uint32_t sample)
+{
+	return p->values + (size_t)sample * p->nsample_types;
+}
+
+/*
+ * Builders, used by every reader (profile.proto, legacy formats) and by
+ * transforms. Each returns the new record's index through *out (when out is
+ * not NULL), or a negative error code. Indices inside the records must
+ * already be valid.
+ */
+int pp_profile_add_sample_type(struct pp_profile *p, pp_str type, pp_str unit);
+int pp_profile_add_mapping(struct pp_profile *p, const struct pp_mapping *m,
+                           uint32_t *out);
+int pp_profile_add_function(struct pp_profile *p, const struct pp_function *f,
+                            uint32_t *out);
+/* Adds a location with nlines lines copied from lines. */
+int pp_profile_add_location(struct pp_profile *p, const struct pp_location *l,
+                            const struct pp_line *lines, size_t nlines,
+                            uint32_t *out);
+/* Adds a sample: locs leaf first, exactly nsample_types values. */
+int pp_profile_add_sample(struct pp_profile *p, const uint32_t *locs,
+                          size_t nlocs, const int64_t *values,
+                          const struct pp_label *labels, size_t nlabels);
+int pp_profile_add_comment(struct pp_profile *p, pp_str comment);
+
+/* Intern a NUL-terminated string into p's table. PP_NONE on failure. */
+pp_str pp_profile_intern(struct pp_profile *p, const char *s);
+
+/*
+ * The index of the sample type that reports use when none is asked for: the
+ * profile's default_sample_type when it names one, else the last type.
+ */
+uint32_t pp_profile_default_index(const struct pp_profile *p);
+
+/*
+ * Resolve a -sample_index value: a type name ("alloc_space"; "inuse_" may be
+ * left off), or a decimal index. NULL or "" gives the default. On error
+ * records a message listing the valid names and returns PP_EUSAGE.
+ */
+int pp_profile_sample_index(const struct pp_profile *p, const char *spec,
+                            uint32_t *out);
+
+#endif

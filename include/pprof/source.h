@@ -1,0 +1,62 @@
+/*
+ * Sources: turn a file name (or "-" for standard input) into the
+ * uncompressed bytes of a profile, and into a decoded profile.
+ *
+ * gzip is recognised by its magic bytes; anything else is passed through as
+ * raw bytes. The decompressed size is capped by ctx->max_size.
+ */
+#ifndef PPROF_SOURCE_H
+#define PPROF_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pprof/profile.h"
+
+struct pp_bytes {
+	uint8_t *data; /* owned; release with pp_bytes_release */
+	size_t len;
+};
+
+void pp_bytes_release(struct pp_ctx *ctx, struct pp_bytes *b);
+
+/* Read a whole file ("-" = stdin), capped at ctx->max_size bytes. */
+int pp_source_read_file(struct pp_ctx *ctx, const char *path,
+                        struct pp_bytes *out);
+
+/* True if data starts with the gzip magic bytes. */
+int pp_source_is_gzip(const uint8_t *data, size_t len);
+
+/*
+ * Inflate a whole gzip buffer (one or more members) into *out, using
+ * libdeflate, with zlib to diagnose failures precisely ("truncated gzip
+ * stream", "corrupt gzip data"). Fails with PP_ELIMIT past ctx->max_size.
+ */
+int pp_source_gunzip(struct pp_ctx *ctx, const char *name, const uint8_t *data,
+                     size_t len, struct pp_bytes *out);
+
+/*
+ * Streaming inflate for data that arrives in pieces (HTTP bodies, pipes):
+ * feed with pp_gunzip_stream_push, then pp_gunzip_stream_finish.
+ */
+struct pp_gunzip_stream;
+int pp_gunzip_stream_new(struct pp_ctx *ctx, const char *name,
+                         struct pp_gunzip_stream **out);
+int pp_gunzip_stream_push(struct pp_gunzip_stream *s, const uint8_t *data,
+                          size_t len);
+/* On success moves the whole output into *out. */
+int pp_gunzip_stream_finish(struct pp_gunzip_stream *s, struct pp_bytes *out);
+void pp_gunzip_stream_free(struct pp_gunzip_stream *s);
+
+/*
+ * Load a profile from bytes already in memory (raw or gzip): decompress if
+ * needed and decode. name is for messages.
+ */
+int pp_source_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
+                     size_t len, struct pp_profile **out);
+
+/* Read, decompress and decode one file. */
+int pp_source_open(struct pp_ctx *ctx, const char *path,
+                   struct pp_profile **out);
+
+#endif

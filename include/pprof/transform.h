@@ -1,0 +1,23 @@
+/*
+ * Transforms: profile -> profile. Merging several profiles into one; later
+ * stages (base/diff_base, filters, tags, drop_frames) live here too.
+ */
+#ifndef PPROF_TRANSFORM_H
+#define PPROF_TRANSFORM_H
+
+#include <stddef.h>
+
+#include "pprof/profile.h"
+
+/*
+ * Merge n profiles into a new one (*out), as pprof merges them: sample and
+ * period types must be equal; mappings, functions and locations that are the
+ * same are shared; time is the earliest, duration the sum, period the
+ * largest; comments are kept once each. names[] (may be NULL) name the
+ * inputs in error messages.
+ */
+int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
+                     const char *const *names, size_t n,
+                     struct pp_profile **out);
+
+#endif

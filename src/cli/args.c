@@ -1,0 +1,165 @@
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/args.h"
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static int set_command(struct pp_cli_args *a, const struct pp_command *c,
+                       int count, char *err, size_t errsize)
+{
+	if (a->command && a->command != c) {
+		snprintf(err, errsize,
+		         "more than one report requested (%s and %s)",
+		         a->command->name, c->name);
+		return -1;
+	}
+	a->command = c;
+	if (count >= 0)
+		a->config.report.nodecount = count;
+	return 0;
+}
+
+int pp_cli_parse(int argc, char **argv, struct pp_cli_args *a, char *err,
+                 size_t errsize)
+{
+	bool options_done = false, want_regex = false, want_count = false;
+
+	memset(a, 0, sizeof(*a));
+	pp_cli_config_init(&a->config);
+	a->sources = calloc((size_t)argc + 1, sizeof(*a->sources));
+	if (!a->sources) {
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!options_done && strcmp(arg, "--") == 0) {
+			options_done = true;
+			continue;
+		}
+		if (!options_done && arg[0] == '-' && arg[1] != '\0') {
+			char name[128];
+			const char *body = arg + (arg[1] == '-' ? 2 : 1);
+			const char *eq = strchr(body, '=');
+			const char *value = eq ? eq + 1 : NULL;
+			size_t len = eq ? (size_t)(eq - body) : strlen(body);
+			const struct pp_setting *s;
+			const struct pp_command *c;
+			int count;
+
+			if (len == 0 || len >= sizeof(name)) {
+				snprintf(err, errsize, "unknown option %s",
+				         arg);
+				return -1;
+			}
+			memcpy(name, body, len);
+			name[len] = '\0';
+			if (strcmp(name, "h") == 0 ||
+			    strcmp(name, "help") == 0) {
+				a->help = true;
+				continue;
+			}
+			if (strcmp(name, "version") == 0) {
+				a->version = true;
+				continue;
+			}
+			if ((c = pp_command_find(name, &count))) {
+				/* Go-style report flag: -top, -list=REGEX. */
+				if (set_command(a, c, count, err, errsize) < 0)
+					return -1;
+				if (c->wants_regex) {
+					if (value)
+						a->regex = value;
+					else if (i + 1 < argc)
+						a->regex = argv[++i];
+					else {
+						snprintf(err, errsize,
+						         "-%s needs a regular "
+						         "expression",
+						         name);
+						return -1;
+					}
+				}
+				continue;
+			}
+			s = pp_setting_find(name);
+			if (!s) {
+				snprintf(err, errsize, "unknown option -%s",
+				         name);
+				return -1;
+			}
+			if (!value && !pp_setting_is_flag(s)) {
+				if (i + 1 >= argc) {
+					snprintf(err, errsize,
+					         "option -%s needs a value",
+					         name);
+					return -1;
+				}
+				value = argv[++i];
+			}
+			if (pp_setting_apply(s, &a->config, value, err,
+			                     errsize) < 0)
+				return -1;
+			continue;
+		}
+		/* A positional word. */
+		if (want_regex) {
+			a->regex = arg;
+			want_regex = false;
+			continue;
+		}
+		if (want_count) {
+			want_count = false;
+			if (all_digits(arg) && !file_exists(arg)) {
+				a->config.report.nodecount = atoi(arg);
+				continue;
+			}
+		}
+		if (!a->command && a->nsources == 0) {
+			int count;
+			const struct pp_command *c =
+			        pp_command_find(arg, &count);
+
+			if (c && !file_exists(arg)) {
+				if (set_command(a, c, count, err, errsize) < 0)
+					return -1;
+				want_regex = c->wants_regex && !a->regex;
+				want_count = strcmp(c->name, "top") == 0 &&
+				             count < 0;
+				continue;
+			}
+		}
+		a->sources[a->nsources++] = arg;
+	}
+	if (want_regex) {
+		snprintf(err, errsize, "%s needs a regular expression",
+		         a->command->name);
+		return -1;
+	}
+	return 0;
+}
+
+void pp_cli_args_release(struct pp_cli_args *a)
+{
+	pp_cli_config_release(&a->config);
+	free(a->sources);
+	a->sources = NULL;
+}

@@ -1,0 +1,41 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+static int run_top(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_top(r, out);
+}
+
+const struct pp_command pp_commands[] = {
+        {"top", false, false, run_top,
+         "the functions with the largest flat (or, with -cum, cum) values"},
+};
+
+const size_t pp_ncommands = sizeof(pp_commands) / sizeof(pp_commands[0]);
+
+const struct pp_command *pp_command_find(const char *name, int *count)
+{
+	*count = -1;
+	for (size_t i = 0; i < pp_ncommands; i++) {
+		size_t n = strlen(pp_commands[i].name);
+
+		if (strcmp(name, pp_commands[i].name) == 0)
+			return &pp_commands[i];
+		/* topN, as pprof's shell accepts it. */
+		if (strcmp(pp_commands[i].name, "top") == 0 &&
+		    strncmp(name, "top", n) == 0 && name[n] >= '0' &&
+		    name[n] <= '9') {
+			char *end;
+			long v = strtol(name + n, &end, 10);
+
+			if (*end == '\0' && v >= 0 && v < 1000000000) {
+				*count = (int)v;
+				return &pp_commands[i];
+			}
+		}
+	}
+	return NULL;
+}

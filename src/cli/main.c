@@ -1,0 +1,170 @@
+/* pprof-c: the command-line client of libpprof. The only place that exits. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cli/exitcodes.h"
+#include "pprof/source.h"
+#include "pprof/transform.h"
+#include "util/atomicfile.h"
+
+#ifndef PPROF_C_VERSION
+#define PPROF_C_VERSION "0.0.0"
+#endif
+
+static void print_warning(void *data, const char *msg)
+{
+	(void)data;
+	fprintf(stderr, "pprof-c: warning: %s\n", msg);
+}
+
+static void usage_error(const char *msg)
+{
+	fprintf(stderr, "pprof-c: %s\n", msg);
+	fprintf(stderr, "Try 'pprof-c --help' for more information.\n");
+}
+
+static void print_help(FILE *out)
+{
+	fprintf(out,
+	        "usage: pprof-c [options] COMMAND [ARG] [options] [BINARY] "
+	        "PROFILE...\n"
+	        "       pprof-c [options] -COMMAND[=ARG] [BINARY] PROFILE...\n"
+	        "\n"
+	        "Analyze pprof profiles (profile.proto, gzip'd or not) and "
+	        "print reports\nas `go tool pprof` does. Several profiles are "
+	        "merged. Options may stand\nanywhere on the command line, as "
+	        "-opt=value, -opt value or --opt=value.\n"
+	        "\nCommands:\n");
+	for (size_t i = 0; i < pp_ncommands; i++) {
+		char left[32];
+
+		snprintf(left, sizeof(left), "%s%s", pp_commands[i].name,
+		         pp_commands[i].wants_regex ? " REGEX" : "");
+		fprintf(out, "  %-26s %s\n", left, pp_commands[i].help);
+	}
+	fprintf(out, "  %-26s %s\n", "topN", "top with -nodecount=N");
+	fprintf(out, "\nOptions:\n");
+	pp_settings_print_help(out);
+	fprintf(out, "  %-26s %s\n", "-h, --help", "show this help");
+	fprintf(out, "  %-26s %s\n", "--version", "show the version");
+	fprintf(out, "\nExit status: 0 success, 1 bad input or failed write, "
+	             "2 usage error.\nSee pprof-c(1) for details.\n");
+}
+
+static int load_profiles(struct pp_ctx *ctx, const struct pp_cli_args *a,
+                         struct pp_profile **out)
+{
+	struct pp_profile **profs;
+	int err = 0;
+	size_t n = 0;
+
+	*out = NULL;
+	profs = calloc(a->nsources, sizeof(*profs));
+	if (!profs)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	for (n = 0; n < a->nsources; n++)
+		if ((err = pp_source_open(ctx, a->sources[n], &profs[n])) < 0)
+			goto done;
+	if (n == 1) {
+		*out = profs[0];
+		profs[0] = NULL;
+	} else {
+		err = pp_profile_merge(ctx, profs, a->sources, n, out);
+	}
+done:
+	for (size_t i = 0; i < a->nsources; i++)
+		pp_profile_free(profs[i]);
+	free(profs);
+	return err;
+}
+
+static int run_report(struct pp_ctx *ctx, const struct pp_cli_args *a,
+                      const struct pp_profile *prof)
+{
+	struct pp_report_opts opts = a->config.report;
+	struct pp_report *rpt = NULL;
+	struct pp_atomic_file af = {0};
+	FILE *out = stdout;
+	int err;
+
+	opts.sample_index = a->config.sample_index;
+	opts.unit = a->config.unit;
+	if ((err = pp_report_new(ctx, prof, &opts, &rpt)) < 0)
+		return err;
+	if (a->config.output) {
+		if ((err = pp_atomic_open(ctx, a->config.output, &af)) < 0)
+			goto done;
+		out = af.fp;
+	} else if (a->command->binary && isatty(STDOUT_FILENO)) {
+		err = pp_error(ctx, PP_EUSAGE,
+		               "%s output is binary; not writing it to a "
+		               "terminal (use -output FILE or redirect)",
+		               a->command->name);
+		goto done;
+	}
+	err = a->command->run(rpt, a->regex, out);
+	if (a->config.output) {
+		if (err < 0)
+			pp_atomic_abort(ctx, &af);
+		else
+			err = pp_atomic_commit(ctx, &af);
+	} else if (err >= 0 && fflush(stdout) != 0) {
+		err = pp_error(ctx, PP_EIO, "stdout: write error");
+	}
+done:
+	if (err < 0 && af.fp)
+		pp_atomic_abort(ctx, &af);
+	pp_report_free(rpt);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_cli_args args;
+	struct pp_profile *prof = NULL;
+	char err[512];
+	int status = PP_EXIT_OK, rc;
+
+	ctx.warn = print_warning;
+	if (pp_cli_parse(argc, argv, &args, err, sizeof(err)) < 0) {
+		usage_error(err);
+		pp_cli_args_release(&args);
+		return PP_EXIT_USAGE;
+	}
+	if (args.help) {
+		print_help(stdout);
+		goto out;
+	}
+	if (args.version) {
+		printf("pprof-c %s\n", PPROF_C_VERSION);
+		goto out;
+	}
+	if (!args.command) {
+		usage_error(args.nsources
+		                    ? "no report command given (the "
+		                      "interactive shell is not built yet)"
+		                    : "no profile given");
+		status = PP_EXIT_USAGE;
+		goto out;
+	}
+	if (args.nsources == 0) {
+		usage_error("no profile given");
+		status = PP_EXIT_USAGE;
+		goto out;
+	}
+	ctx.max_size = args.config.max_size;
+	if ((rc = load_profiles(&ctx, &args, &prof)) < 0 ||
+	    (rc = run_report(&ctx, &args, prof)) < 0) {
+		fprintf(stderr, "pprof-c: %s\n",
+		        ctx.message[0] ? ctx.message : pp_strerror(rc));
+		status = rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
+	}
+out:
+	pp_profile_free(prof);
+	pp_cli_args_release(&args);
+	return status;
+}

@@ -1,0 +1,294 @@
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/settings.h"
+
+#define OFF(field) offsetof(struct pp_cli_config, field)
+
+/* Sample-index aliases keep pprof's legacy flags working. */
+static const char *const sample_aliases[] = {
+        "inuse_space",   "inuse_objects", "alloc_space",
+        "alloc_objects", "total_delay",   "contentions",
+};
+
+const struct pp_setting pp_settings[] = {
+        {"sample_index", PP_SET_STRING, OFF(sample_index), 0, "NAME|N",
+         "sample value to report (type name or 0-based index)"},
+        {"mean", PP_SET_BOOL, OFF(report.mean), 0, NULL,
+         "average sample value over the first value (count)"},
+        {"granularity", PP_SET_GRANULARITY, OFF(report.granularity), 0, "G",
+         "functions, filefunctions, files, lines or addresses"},
+        {"functions", PP_SET_ALIAS_GRANULARITY, OFF(report.granularity),
+         PP_GRAN_FUNCTIONS, NULL, "granularity=functions (the default)"},
+        {"filefunctions", PP_SET_ALIAS_GRANULARITY, OFF(report.granularity),
+         PP_GRAN_FILEFUNCTIONS, NULL, "granularity=filefunctions"},
+        {"files", PP_SET_ALIAS_GRANULARITY, OFF(report.granularity),
+         PP_GRAN_FILES, NULL, "granularity=files"},
+        {"lines", PP_SET_ALIAS_GRANULARITY, OFF(report.granularity),
+         PP_GRAN_LINES, NULL, "granularity=lines"},
+        {"addresses", PP_SET_ALIAS_GRANULARITY, OFF(report.granularity),
+         PP_GRAN_ADDRESSES, NULL, "granularity=addresses"},
+        {"noinlines", PP_SET_BOOL, OFF(report.noinlines), 0, NULL,
+         "attribute inlined calls to their callers"},
+        {"cum", PP_SET_SORT, OFF(report.cum_sort), 1, NULL,
+         "sort by cumulative value"},
+        {"flat", PP_SET_SORT, OFF(report.cum_sort), 0, NULL,
+         "sort by flat value (the default)"},
+        {"nodecount", PP_SET_INT, OFF(report.nodecount), 0, "N",
+         "show at most N nodes (top: all; graphs: 80)"},
+        {"nodefraction", PP_SET_FLOAT, OFF(report.nodefraction), 0, "F",
+         "hide nodes below F of the total (0.005)"},
+        {"edgefraction", PP_SET_FLOAT, OFF(report.edgefraction), 0, "F",
+         "hide edges below F of the total (0.001)"},
+        {"trim", PP_SET_BOOL, OFF(report.trim), 0, NULL,
+         "honour nodecount/nodefraction/edgefraction (true)"},
+        {"unit", PP_SET_STRING, OFF(unit), 0, "UNIT",
+         "print values in UNIT (minimum, auto, ns, ms, s, B, kB, MB, ...)"},
+        {"divide_by", PP_SET_FLOAT, OFF(report.divide_by), 0, "X",
+         "divide every value by X"},
+        {"compact_labels", PP_SET_BOOL, OFF(report.compact_labels), 0, NULL,
+         "leave the profile's header lines out"},
+        {"drop_negative", PP_SET_BOOL, OFF(report.drop_negative), 0, NULL,
+         "leave out nodes with negative values"},
+        {"output", PP_SET_STRING, OFF(output), 0, "FILE",
+         "write the report to FILE (atomically) instead of stdout"},
+        {"max-size", PP_SET_SIZE, OFF(max_size), 0, "BYTES",
+         "refuse profiles larger than BYTES decompressed (4G); k/M/G ok"},
+        {"inuse_space", PP_SET_ALIAS_SAMPLE_INDEX, OFF(sample_index), 0, NULL,
+         "sample_index=inuse_space"},
+        {"inuse_objects", PP_SET_ALIAS_SAMPLE_INDEX, OFF(sample_index), 1, NULL,
+         "sample_index=inuse_objects"},
+        {"alloc_space", PP_SET_ALIAS_SAMPLE_INDEX, OFF(sample_index), 2, NULL,
+         "sample_index=alloc_space"},
+        {"alloc_objects", PP_SET_ALIAS_SAMPLE_INDEX, OFF(sample_index), 3, NULL,
+         "sample_index=alloc_objects"},
+        {"total_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(sample_index), 4, NULL,
+         "sample_index=delay"},
+        {"contentions", PP_SET_ALIAS_SAMPLE_INDEX, OFF(sample_index), 5, NULL,
+         "sample_index=contentions"},
+};
+
+const size_t pp_nsettings = sizeof(pp_settings) / sizeof(pp_settings[0]);
+
+void pp_cli_config_init(struct pp_cli_config *c)
+{
+	struct pp_report_opts defaults = PP_REPORT_OPTS_INIT;
+
+	memset(c, 0, sizeof(*c));
+	c->report = defaults;
+}
+
+void pp_cli_config_release(struct pp_cli_config *c)
+{
+	free(c->sample_index);
+	free(c->unit);
+	free(c->output);
+	c->sample_index = c->unit = c->output = NULL;
+}
+
+const struct pp_setting *pp_setting_find(const char *name)
+{
+	for (size_t i = 0; i < pp_nsettings; i++)
+		if (strcmp(pp_settings[i].name, name) == 0)
+			return &pp_settings[i];
+	return NULL;
+}
+
+bool pp_setting_is_flag(const struct pp_setting *s)
+{
+	switch (s->kind) {
+	case PP_SET_BOOL:
+	case PP_SET_ALIAS_GRANULARITY:
+	case PP_SET_ALIAS_SAMPLE_INDEX:
+	case PP_SET_SORT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = {"1",    "t",    "T",
+	                                  "true", "TRUE", "True"};
+	static const char *const no[] = {"0",     "f",     "F",
+	                                 "false", "FALSE", "False"};
+
+	for (size_t i = 0; i < 6; i++) {
+		if (strcmp(v, yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcmp(v, no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_size(const char *v, uint64_t *out)
+{
+	char *end;
+	unsigned long long n;
+	uint64_t mult = 1;
+
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (end == v || errno || v[0] == '-')
+		return -1;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		mult = 1ull << 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mult = 1ull << 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mult = 1ull << 30;
+		end++;
+		break;
+	default:
+		return -1;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || n == 0 || n > UINT64_MAX / mult)
+		return -1;
+	*out = n * mult;
+	return 0;
+}
+
+static int set_string(char **slot, const char *v)
+{
+	char *copy = strdup(v);
+
+	if (!copy)
+		return -1;
+	free(*slot);
+	*slot = copy;
+	return 0;
+}
+
+int pp_setting_apply(const struct pp_setting *s, struct pp_cli_config *c,
+                     const char *value, char *err, size_t errsize)
+{
+	char *field = (char *)c + s->offset;
+	char *end;
+	bool b;
+
+	if (pp_setting_is_flag(s) && s->kind != PP_SET_BOOL && value) {
+		/* -lines=true is accepted, -lines=false means "not this". */
+		if (parse_bool(value, &b) < 0)
+			goto bad;
+		if (!b)
+			return 0;
+		value = NULL;
+	}
+	switch (s->kind) {
+	case PP_SET_BOOL:
+		if (!value) {
+			*(bool *)field = true;
+			return 0;
+		}
+		if (parse_bool(value, (bool *)field) < 0)
+			goto bad;
+		return 0;
+	case PP_SET_SORT:
+		*(bool *)field = s->alias_value != 0;
+		return 0;
+	case PP_SET_INT: {
+		long v;
+
+		if (!value)
+			goto missing;
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (end == value || *end || errno || v < -1 || v > INT32_MAX)
+			goto bad;
+		*(int *)field = (int)v;
+		return 0;
+	}
+	case PP_SET_FLOAT: {
+		double v;
+
+		if (!value)
+			goto missing;
+		errno = 0;
+		v = strtod(value, &end);
+		if (end == value || *end || errno || !isfinite(v))
+			goto bad;
+		*(double *)field = v;
+		return 0;
+	}
+	case PP_SET_STRING:
+		if (!value)
+			goto missing;
+		if (set_string((char **)field, value) < 0)
+			goto nomem;
+		return 0;
+	case PP_SET_GRANULARITY:
+		if (!value)
+			goto missing;
+		if (pp_granularity_parse(value, (enum pp_granularity *)field) <
+		    0) {
+			snprintf(err, errsize,
+			         "invalid granularity \"%s\": want functions, "
+			         "filefunctions, files, lines or addresses",
+			         value);
+			return -1;
+		}
+		return 0;
+	case PP_SET_ALIAS_GRANULARITY:
+		*(enum pp_granularity *)field =
+		        (enum pp_granularity)s->alias_value;
+		return 0;
+	case PP_SET_ALIAS_SAMPLE_INDEX: {
+		const char *name = sample_aliases[s->alias_value];
+
+		/* pprof's -total_delay selects the type named "delay". */
+		if (strcmp(name, "total_delay") == 0)
+			name = "delay";
+		if (set_string((char **)field, name) < 0)
+			goto nomem;
+		return 0;
+	}
+	case PP_SET_SIZE:
+		if (!value)
+			goto missing;
+		if (parse_size(value, (uint64_t *)field) < 0)
+			goto bad;
+		return 0;
+	}
+bad:
+	snprintf(err, errsize, "invalid value \"%s\" for -%s",
+	         value ? value : "", s->name);
+	return -1;
+missing:
+	snprintf(err, errsize, "option -%s needs a value", s->name);
+	return -1;
+nomem:
+	snprintf(err, errsize, "out of memory");
+	return -1;
+}
+
+void pp_settings_print_help(FILE *out)
+{
+	for (size_t i = 0; i < pp_nsettings; i++) {
+		const struct pp_setting *s = &pp_settings[i];
+		char left[48];
+
+		snprintf(left, sizeof(left), "-%s%s%s", s->name,
+		         s->arg ? "=" : "", s->arg ? s->arg : "");
+		fprintf(out, "  %-26s %s\n", left, s->help);
+	}
+}

@@ -1,0 +1,71 @@
+/*
+ * The settings table: every option a report honours, with its type, default
+ * and one-line help. The same table parses argv (-name=value, -name value,
+ * --name=value, bare -name for booleans), will parse the shell's name=value,
+ * and prints --help.
+ */
+#ifndef PP_CLI_SETTINGS_H
+#define PP_CLI_SETTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pprof/report.h"
+
+struct pp_cli_config {
+	struct pp_report_opts report;
+	char *sample_index; /* owned copies; NULL = unset */
+	char *unit;
+	char *output;
+	uint64_t max_size; /* 0 = default */
+};
+
+enum pp_setting_kind {
+	PP_SET_BOOL,
+	PP_SET_INT,
+	PP_SET_FLOAT,
+	PP_SET_STRING,
+	PP_SET_GRANULARITY,
+	PP_SET_SIZE,
+	/* A boolean alias that stores a fixed string or enum value:
+	 * -lines (granularity), -alloc_space (sample_index). */
+	PP_SET_ALIAS_GRANULARITY,
+	PP_SET_ALIAS_SAMPLE_INDEX,
+	/* -flat / -cum pick the sort order */
+	PP_SET_SORT,
+};
+
+struct pp_setting {
+	const char *name;
+	enum pp_setting_kind kind;
+	size_t offset;   /* into struct pp_cli_config */
+	int alias_value; /* for the alias kinds and PP_SET_SORT */
+	const char *arg; /* "N", "REGEX", ... for help; NULL for booleans */
+	const char *help;
+};
+
+extern const struct pp_setting pp_settings[];
+extern const size_t pp_nsettings;
+
+void pp_cli_config_init(struct pp_cli_config *c);
+void pp_cli_config_release(struct pp_cli_config *c);
+
+/* Find a setting by name; NULL if unknown. */
+const struct pp_setting *pp_setting_find(const char *name);
+
+/* True if the setting takes no value (a bare -name sets it). */
+bool pp_setting_is_flag(const struct pp_setting *s);
+
+/*
+ * Apply value (NULL for a bare flag) to c. On error writes a message to
+ * err (size errsize) and returns -1.
+ */
+int pp_setting_apply(const struct pp_setting *s, struct pp_cli_config *c,
+                     const char *value, char *err, size_t errsize);
+
+/* The help lines for every setting. */
+void pp_settings_print_help(FILE *out);
+
+#endif

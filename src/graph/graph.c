@@ -1,0 +1,454 @@
+/* Aggregation of samples into nodes and edges; see pprof/graph.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "pprof/graph.h"
+#include "util/path.h"
+
+static const char *const gran_names[] = {
+        [PP_GRAN_FUNCTIONS] = "functions",
+        [PP_GRAN_FILEFUNCTIONS] = "filefunctions",
+        [PP_GRAN_FILES] = "files",
+        [PP_GRAN_LINES] = "lines",
+        [PP_GRAN_ADDRESSES] = "addresses",
+};
+
+int pp_granularity_parse(const char *s, enum pp_granularity *out)
+{
+	for (size_t i = 0; i < sizeof(gran_names) / sizeof(gran_names[0]);
+	     i++) {
+		if (strcmp(s, gran_names[i]) == 0) {
+			*out = (enum pp_granularity)i;
+			return 0;
+		}
+	}
+	return PP_EUSAGE;
+}
+
+const char *pp_granularity_name(enum pp_granularity g)
+{
+	return (unsigned)g < sizeof(gran_names) / sizeof(gran_names[0])
+	               ? gran_names[g]
+	               : "?";
+}
+
+/* ---- node table ---------------------------------------------------------- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t info_hash(const struct pp_node_info *i)
+{
+	uint64_t h = 0;
+
+	h = mix(h, i->name);
+	h = mix(h, i->file);
+	h = mix(h, i->objfile);
+	h = mix(h, i->address);
+	h = mix(h, (uint64_t)i->start_line);
+	h = mix(h, (uint64_t)i->lineno);
+	return h * 0x9E3779B97F4A7C15ull;
+}
+
+static bool info_eq(const struct pp_node_info *a, const struct pp_node_info *b)
+{
+	return a->name == b->name && a->file == b->file &&
+	       a->objfile == b->objfile && a->address == b->address &&
+	       a->start_line == b->start_line && a->lineno == b->lineno;
+}
+
+static int node_table_grow(struct pp_graph *g)
+{
+	uint32_t nslots = g->nnode_slots ? g->nnode_slots * 2 : 1024;
+	uint32_t *slots = pp_calloc(g->ctx, nslots, sizeof(*slots));
+
+	if (!slots)
+		return pp_error(g->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < g->nnodes; i++) {
+		uint32_t j = (uint32_t)(info_hash(&g->nodes[i].info) >> 32) &
+		             (nslots - 1);
+
+		while (slots[j])
+			j = (j + 1) & (nslots - 1);
+		slots[j] = i + 1;
+	}
+	pp_free(g->ctx, g->node_slots);
+	g->node_slots = slots;
+	g->nnode_slots = nslots;
+	return 0;
+}
+
+static int find_or_add_node(struct pp_graph *g, const struct pp_node_info *info,
+                            uint32_t *out)
+{
+	uint32_t j;
+	int err;
+
+	if ((uint64_t)(g->nnodes + 1) * 2 > g->nnode_slots &&
+	    (err = node_table_grow(g)) < 0)
+		return err;
+	j = (uint32_t)(info_hash(info) >> 32) & (g->nnode_slots - 1);
+	while (g->node_slots[j]) {
+		uint32_t n = g->node_slots[j] - 1;
+
+		if (info_eq(&g->nodes[n].info, info)) {
+			*out = n;
+			return 0;
+		}
+		j = (j + 1) & (g->nnode_slots - 1);
+	}
+	if ((err = pp_grow(g->ctx, (void **)&g->nodes, &g->cap_nodes,
+	                   (size_t)g->nnodes + 1, sizeof(*g->nodes))) < 0)
+		return err;
+	memset(&g->nodes[g->nnodes], 0, sizeof(g->nodes[g->nnodes]));
+	g->nodes[g->nnodes].info = *info;
+	g->node_slots[j] = g->nnodes + 1;
+	*out = g->nnodes++;
+	return 0;
+}
+
+/* The node info of one line of a location, after pprof's aggregation to the
+ * granularity has cleared what the granularity does not keep. */
+static void line_info(struct pp_graph *g, const struct pp_location *loc,
+                      const struct pp_line *line, struct pp_node_info *ni)
+{
+	const struct pp_profile *p = g->prof;
+	enum pp_granularity gran = g->opts.granularity;
+	bool keep_fn = gran != PP_GRAN_FILES;
+	bool keep_file = gran != PP_GRAN_FUNCTIONS;
+	bool keep_line = gran == PP_GRAN_LINES || gran == PP_GRAN_ADDRESSES;
+	bool keep_addr = gran == PP_GRAN_ADDRESSES;
+	pp_str objfile =
+	        loc->mapping != PP_NONE ? p->mappings[loc->mapping].file : 0;
+
+	memset(ni, 0, sizeof(*ni));
+	ni->address = keep_addr ? loc->address : 0;
+	if (!line || line->function == PP_NONE) {
+		ni->objfile = objfile;
+		return;
+	}
+	{
+		const struct pp_function *f = &p->functions[line->function];
+
+		ni->lineno = keep_line ? line->line : 0;
+		ni->name = keep_fn ? f->name : 0;
+		ni->file = keep_file ? pp_path_clean_str(g->ctx, p, f->filename)
+		                     : 0;
+		if (g->opts.obj_names || ni->name == 0) {
+			ni->objfile = objfile;
+			ni->start_line = f->start_line;
+		}
+	}
+}
+
+static int build_nodes(struct pp_graph *g)
+{
+	const struct pp_profile *p = g->prof;
+	size_t total = 0;
+	uint32_t at = 0;
+	int err;
+
+	for (uint32_t l = 0; l < p->nlocations; l++) {
+		uint32_t n = p->locations[l].line_count;
+
+		total += n == 0 ? 1 : (g->opts.noinlines ? 1 : n);
+	}
+	g->loc_node_first = pp_malloc(g->ctx, ((size_t)p->nlocations + 1) *
+	                                              sizeof(uint32_t));
+	g->loc_nodes = pp_malloc(g->ctx, total * sizeof(uint32_t));
+	if (!g->loc_node_first || !g->loc_nodes)
+		return pp_error(g->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t l = 0; l < p->nlocations; l++) {
+		const struct pp_location *loc = &p->locations[l];
+		const struct pp_line *lines = p->lines + loc->line_first;
+		uint32_t count = loc->line_count, first = 0;
+		struct pp_node_info ni;
+
+		g->loc_node_first[l] = at;
+		if (count == 0) {
+			line_info(g, loc, NULL, &ni);
+			if ((err = find_or_add_node(g, &ni,
+			                            &g->loc_nodes[at])) < 0)
+				return err;
+			at++;
+			continue;
+		}
+		if (g->opts.noinlines) {
+			first = count - 1;
+		}
+		for (uint32_t i = first; i < count; i++) {
+			line_info(g, loc, &lines[i], &ni);
+			if ((err = find_or_add_node(g, &ni,
+			                            &g->loc_nodes[at])) < 0)
+				return err;
+			/* Every line but the outermost is an inlined call. */
+			if (i + 1 < count)
+				g->nodes[g->loc_nodes[at]].maybe_inline = true;
+			at++;
+		}
+	}
+	g->loc_node_first[p->nlocations] = at;
+	return 0;
+}
+
+/* ---- edges --------------------------------------------------------------- */
+
+static int edge_table_grow(struct pp_graph *g)
+{
+	uint32_t nslots = g->nedge_slots ? g->nedge_slots * 2 : 1024;
+	uint64_t *keys = pp_malloc(g->ctx, (size_t)nslots * sizeof(*keys));
+	uint32_t *vals = pp_malloc(g->ctx, (size_t)nslots * sizeof(*vals));
+
+	if (!keys || !vals) {
+		pp_free(g->ctx, keys);
+		pp_free(g->ctx, vals);
+		return pp_error(g->ctx, PP_ENOMEM, "out of memory");
+	}
+	memset(keys, 0xff, (size_t)nslots * sizeof(*keys));
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		uint64_t key =
+		        (uint64_t)g->edges[e].src << 32 | g->edges[e].dst;
+		uint32_t j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) &
+		             (nslots - 1);
+
+		while (keys[j] != UINT64_MAX)
+			j = (j + 1) & (nslots - 1);
+		keys[j] = key;
+		vals[j] = e;
+	}
+	pp_free(g->ctx, g->edge_keys);
+	pp_free(g->ctx, g->edge_vals);
+	g->edge_keys = keys;
+	g->edge_vals = vals;
+	g->nedge_slots = nslots;
+	return 0;
+}
+
+static int find_or_add_edge(struct pp_graph *g, uint32_t src, uint32_t dst,
+                            uint32_t *out, bool *created)
+{
+	uint64_t key = (uint64_t)src << 32 | dst;
+	uint32_t j;
+	int err;
+
+	*created = false;
+	if ((uint64_t)(g->nedges + 1) * 2 > g->nedge_slots &&
+	    (err = edge_table_grow(g)) < 0)
+		return err;
+	j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) &
+	    (g->nedge_slots - 1);
+	while (g->edge_keys[j] != UINT64_MAX) {
+		if (g->edge_keys[j] == key) {
+			*out = g->edge_vals[j];
+			return 0;
+		}
+		j = (j + 1) & (g->nedge_slots - 1);
+	}
+	if ((err = pp_grow(g->ctx, (void **)&g->edges, &g->cap_edges,
+	                   (size_t)g->nedges + 1, sizeof(*g->edges))) < 0 ||
+	    (err = pp_grow(g->ctx, (void **)&g->stamp_edge, &g->cap_stamp_edge,
+	                   (size_t)g->nedges + 1, sizeof(*g->stamp_edge))) < 0)
+		return err;
+	memset(&g->edges[g->nedges], 0, sizeof(g->edges[g->nedges]));
+	g->edges[g->nedges].src = src;
+	g->edges[g->nedges].dst = dst;
+	g->edges[g->nedges].is_inline = true;
+	g->stamp_edge[g->nedges] = 0;
+	g->edge_keys[j] = key;
+	g->edge_vals[j] = g->nedges;
+	*out = g->nedges++;
+	*created = true;
+	return 0;
+}
+
+static int add_edge(struct pp_graph *g, uint32_t src, uint32_t dst, int64_t w,
+                    int64_t dw, bool residual, bool is_inline)
+{
+	struct pp_edge *e;
+	uint32_t ei;
+	bool created;
+	int err;
+
+	if ((err = find_or_add_edge(g, src, dst, &ei, &created)) < 0)
+		return err;
+	/* Each caller/callee pair counts once per sample. */
+	if (g->stamp_edge[ei] == g->stamp)
+		return 0;
+	g->stamp_edge[ei] = g->stamp;
+	e = &g->edges[ei];
+	e->weight += w;
+	e->weight_div += dw;
+	if (residual)
+		e->residual = true;
+	if (!is_inline)
+		e->is_inline = false;
+	return 0;
+}
+
+/* ---- accumulation -------------------------------------------------------- */
+
+static void next_stamp(struct pp_graph *g)
+{
+	if (++g->stamp == UINT32_MAX) {
+		memset(g->stamp_node, 0, (size_t)g->nnodes * sizeof(uint32_t));
+		if (g->nedges)
+			memset(g->stamp_edge, 0,
+			       (size_t)g->nedges * sizeof(uint32_t));
+		g->stamp = 1;
+	}
+}
+
+int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
+                        enum pp_edge_mode edges)
+{
+	const struct pp_profile *p = g->prof;
+	uint32_t nt = p->nsample_types, si = g->opts.sample_index;
+	int err;
+
+	for (uint32_t n = 0; n < g->nnodes; n++) {
+		struct pp_node *node = &g->nodes[n];
+
+		node->flat = node->flat_div = node->cum = node->cum_div = 0;
+		node->in_inline = node->in_call = false;
+	}
+	g->nedges = 0;
+	if (g->nedge_slots)
+		memset(g->edge_keys, 0xff,
+		       (size_t)g->nedge_slots * sizeof(*g->edge_keys));
+	memset(g->stamp_node, 0, (size_t)g->nnodes * sizeof(uint32_t));
+	g->stamp = 0;
+
+	for (uint32_t s = 0; s < p->nsamples; s++) {
+		const struct pp_sample *smp = &p->samples[s];
+		const int64_t *vals = p->values + (size_t)s * nt;
+		const uint32_t *locs = p->sample_locs + smp->loc_first;
+		int64_t w = vals[si], dw = g->opts.mean ? vals[0] : 0;
+		uint32_t parent = PP_NONE;
+		bool residual = false;
+
+		if (w == 0 && dw == 0)
+			continue;
+		next_stamp(g);
+		for (uint32_t i = smp->loc_count; i-- > 0;) {
+			uint32_t l = locs[i];
+			uint32_t first = g->loc_node_first[l];
+			uint32_t cnt = g->loc_node_first[l + 1] - first;
+
+			for (uint32_t ni = cnt; ni-- > 0;) {
+				uint32_t n = g->loc_nodes[first + ni];
+				struct pp_node *node = &g->nodes[n];
+
+				if (kept && !kept[n]) {
+					residual = true;
+					continue;
+				}
+				if (g->stamp_node[n] != g->stamp) {
+					g->stamp_node[n] = g->stamp;
+					node->cum += w;
+					node->cum_div += dw;
+				}
+				if (parent != PP_NONE && n != parent &&
+				    (edges == PP_EDGES_ALL ||
+				     (edges == PP_EDGES_INLINE_TARGETS &&
+				      node->maybe_inline)) &&
+				    (err = add_edge(g, parent, n, w, dw,
+				                    residual, ni != cnt - 1)) <
+				            0)
+					return err;
+				parent = n;
+				residual = false;
+			}
+		}
+		if (parent != PP_NONE && !residual) {
+			g->nodes[parent].flat += w;
+			g->nodes[parent].flat_div += dw;
+		}
+	}
+	return 0;
+}
+
+int pp_graph_new(struct pp_ctx *ctx, const struct pp_profile *prof,
+                 const struct pp_graph_opts *opts, struct pp_graph **out)
+{
+	struct pp_graph *g;
+	int err;
+
+	*out = NULL;
+	if (opts->sample_index >= prof->nsample_types && prof->nsamples)
+		return pp_error(ctx, PP_EUSAGE, "sample index out of range");
+	g = pp_calloc(ctx, 1, sizeof(*g));
+	if (!g)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	g->ctx = ctx;
+	g->prof = prof;
+	g->opts = *opts;
+	if ((err = build_nodes(g)) < 0)
+		goto fail;
+	g->stamp_node = pp_calloc(ctx, g->nnodes ? g->nnodes : 1,
+	                          sizeof(*g->stamp_node));
+	if (!g->stamp_node) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto fail;
+	}
+	if ((err = pp_graph_accumulate(g, NULL, opts->edges)) < 0)
+		goto fail;
+	*out = g;
+	return 0;
+fail:
+	pp_graph_free(g);
+	return err;
+}
+
+void pp_graph_free(struct pp_graph *g)
+{
+	if (!g)
+		return;
+	pp_free(g->ctx, g->nodes);
+	pp_free(g->ctx, g->loc_nodes);
+	pp_free(g->ctx, g->loc_node_first);
+	pp_free(g->ctx, g->edges);
+	pp_free(g->ctx, g->node_slots);
+	pp_free(g->ctx, g->edge_keys);
+	pp_free(g->ctx, g->edge_vals);
+	pp_free(g->ctx, g->stamp_node);
+	pp_free(g->ctx, g->stamp_edge);
+	pp_free(g->ctx, g);
+}
+
+size_t pp_node_name(const struct pp_graph *g, const struct pp_node *n,
+                    char *buf, size_t size)
+{
+	const struct pp_profile *p = g->prof;
+	const struct pp_node_info *i = &n->info;
+	size_t len = 0;
+	int w;
+
+#define PUT(...)                                                        \
+	do {                                                            \
+		w = snprintf(buf + (len < size ? len : size),           \
+		             len < size ? size - len : 0, __VA_ARGS__); \
+		if (w > 0)                                              \
+			len += (size_t)w;                               \
+	} while (0)
+	if (i->address)
+		PUT("%016llx", (unsigned long long)i->address);
+	if (i->name)
+		PUT("%s%s", len ? " " : "", pp_profile_str(p, i->name));
+	if (i->lineno)
+		PUT("%s%s:%lld", len ? " " : "", pp_profile_str(p, i->file),
+		    (long long)i->lineno);
+	else if (i->file)
+		PUT("%s%s", len ? " " : "", pp_profile_str(p, i->file));
+	else if (i->name)
+		;
+	else if (i->objfile)
+		PUT("%s[%s]", len ? " " : "",
+		    pp_path_base(pp_profile_str(p, i->objfile)));
+	else
+		PUT("%s<unknown>", len ? " " : "");
+#undef PUT
+	return len;
+}

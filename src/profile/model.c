@@ -1,0 +1,256 @@
+/* The profile model: lifetime, builders and sample-type lookup. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pprof/profile.h"
+
+struct pp_profile *pp_profile_new(struct pp_ctx *ctx)
+{
+	struct pp_profile *p = pp_calloc(ctx, 1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->ctx = ctx;
+	p->strings = pp_strtab_new(ctx);
+	if (!p->strings) {
+		pp_free(ctx, p);
+		return NULL;
+	}
+	return p;
+}
+
+void pp_profile_free(struct pp_profile *p)
+{
+	struct pp_ctx *ctx;
+
+	if (!p)
+		return;
+	ctx = p->ctx;
+	pp_strtab_free(p->strings);
+	pp_free(ctx, p->sample_types);
+	pp_free(ctx, p->samples);
+	pp_free(ctx, p->sample_locs);
+	pp_free(ctx, p->values);
+	pp_free(ctx, p->labels);
+	pp_free(ctx, p->locations);
+	pp_free(ctx, p->lines);
+	pp_free(ctx, p->functions);
+	pp_free(ctx, p->mappings);
+	pp_free(ctx, p->comments);
+	pp_free(ctx, p);
+}
+
+#define GROW(p, arr, cap, need)                                  \
+	pp_grow((p)->ctx, (void **)&(p)->arr, &(p)->cap, (need), \
+	        sizeof(*(p)->arr))
+
+static int too_many(struct pp_profile *p, const char *what)
+{
+	return pp_error(p->ctx, PP_ELIMIT, "too many %s", what);
+}
+
+int pp_profile_add_sample_type(struct pp_profile *p, pp_str type, pp_str unit)
+{
+	int err;
+
+	if (p->nsamples > 0)
+		return pp_error(p->ctx, PP_EUSAGE,
+		                "sample types must precede samples");
+	if (p->nsample_types >= 1024)
+		return too_many(p, "sample types");
+	if ((err = GROW(p, sample_types, cap_sample_types,
+	                (size_t)p->nsample_types + 1)) < 0)
+		return err;
+	p->sample_types[p->nsample_types].type = type;
+	p->sample_types[p->nsample_types].unit = unit;
+	p->nsample_types++;
+	return 0;
+}
+
+int pp_profile_add_mapping(struct pp_profile *p, const struct pp_mapping *m,
+                           uint32_t *out)
+{
+	int err;
+
+	if (p->nmappings >= PP_NONE - 1)
+		return too_many(p, "mappings");
+	if ((err = GROW(p, mappings, cap_mappings, (size_t)p->nmappings + 1)) <
+	    0)
+		return err;
+	p->mappings[p->nmappings] = *m;
+	if (out)
+		*out = p->nmappings;
+	p->nmappings++;
+	return 0;
+}
+
+int pp_profile_add_function(struct pp_profile *p, const struct pp_function *f,
+                            uint32_t *out)
+{
+	int err;
+
+	if (p->nfunctions >= PP_NONE - 1)
+		return too_many(p, "functions");
+	if ((err = GROW(p, functions, cap_functions,
+	                (size_t)p->nfunctions + 1)) < 0)
+		return err;
+	p->functions[p->nfunctions] = *f;
+	if (out)
+		*out = p->nfunctions;
+	p->nfunctions++;
+	return 0;
+}
+
+int pp_profile_add_location(struct pp_profile *p, const struct pp_location *l,
+                            const struct pp_line *lines, size_t nlines,
+                            uint32_t *out)
+{
+	struct pp_location *dst;
+	int err;
+
+	if (p->nlocations >= PP_NONE - 1)
+		return too_many(p, "locations");
+	if (nlines > UINT32_MAX || p->nlines > UINT32_MAX - nlines)
+		return too_many(p, "lines");
+	if ((err = GROW(p, locations, cap_locations,
+	                (size_t)p->nlocations + 1)) < 0 ||
+	    (err = GROW(p, lines, cap_lines, p->nlines + nlines)) < 0)
+		return err;
+	if (nlines)
+		memcpy(p->lines + p->nlines, lines, nlines * sizeof(*lines));
+	dst = &p->locations[p->nlocations];
+	*dst = *l;
+	dst->line_first = (uint32_t)p->nlines;
+	dst->line_count = (uint32_t)nlines;
+	p->nlines += nlines;
+	if (out)
+		*out = p->nlocations;
+	p->nlocations++;
+	return 0;
+}
+
+int pp_profile_add_sample(struct pp_profile *p, const uint32_t *locs,
+                          size_t nlocs, const int64_t *values,
+                          const struct pp_label *labels, size_t nlabels)
+{
+	struct pp_sample *s;
+	size_t nvals = p->nsample_types;
+	int err;
+
+	if (p->nsamples >= UINT32_MAX - 1)
+		return too_many(p, "samples");
+	if (nlocs > UINT32_MAX || p->nsample_locs > UINT32_MAX - nlocs)
+		return too_many(p, "stack frames");
+	if (nlabels > UINT32_MAX || p->nlabels > UINT32_MAX - nlabels)
+		return too_many(p, "labels");
+	if ((err = GROW(p, samples, cap_samples, (size_t)p->nsamples + 1)) <
+	            0 ||
+	    (err = GROW(p, sample_locs, cap_sample_locs,
+	                p->nsample_locs + nlocs)) < 0 ||
+	    (err = GROW(p, values, cap_values,
+	                ((size_t)p->nsamples + 1) * nvals)) < 0 ||
+	    (err = GROW(p, labels, cap_labels, p->nlabels + nlabels)) < 0)
+		return err;
+	s = &p->samples[p->nsamples];
+	s->loc_first = (uint32_t)p->nsample_locs;
+	s->loc_count = (uint32_t)nlocs;
+	s->label_first = (uint32_t)p->nlabels;
+	s->label_count = (uint32_t)nlabels;
+	if (nlocs)
+		memcpy(p->sample_locs + p->nsample_locs, locs,
+		       nlocs * sizeof(*locs));
+	if (nvals)
+		memcpy(p->values + (size_t)p->nsamples * nvals, values,
+		       nvals * sizeof(*values));
+	if (nlabels)
+		memcpy(p->labels + p->nlabels, labels,
+		       nlabels * sizeof(*labels));
+	p->nsample_locs += nlocs;
+	p->nlabels += nlabels;
+	p->nsamples++;
+	return 0;
+}
+
+int pp_profile_add_comment(struct pp_profile *p, pp_str comment)
+{
+	int err;
+
+	if ((err = GROW(p, comments, cap_comments, (size_t)p->ncomments + 1)) <
+	    0)
+		return err;
+	p->comments[p->ncomments++] = comment;
+	return 0;
+}
+
+pp_str pp_profile_intern(struct pp_profile *p, const char *s)
+{
+	return pp_strtab_intern(p->strings, s, strlen(s));
+}
+
+uint32_t pp_profile_default_index(const struct pp_profile *p)
+{
+	if (p->nsample_types == 0)
+		return 0;
+	if (p->default_sample_type) {
+		for (uint32_t i = 0; i < p->nsample_types; i++)
+			if (p->sample_types[i].type == p->default_sample_type)
+				return i;
+	}
+	return p->nsample_types - 1;
+}
+
+static int unknown_index(const struct pp_profile *p, const char *spec)
+{
+	char names[512] = "";
+	size_t used = 0;
+
+	for (uint32_t i = 0; i < p->nsample_types && used < sizeof(names);
+	     i++) {
+		int n = snprintf(names + used, sizeof(names) - used, "%s%s",
+		                 i ? " " : "",
+		                 pp_profile_str(p, p->sample_types[i].type));
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return pp_error(p->ctx, PP_EUSAGE,
+	                "sample_index \"%s\" must be one of: [%s]", spec,
+	                names);
+}
+
+int pp_profile_sample_index(const struct pp_profile *p, const char *spec,
+                            uint32_t *out)
+{
+	const char *noinuse;
+	char *end;
+	long v;
+
+	if (p->nsample_types == 0)
+		return pp_error(p->ctx, PP_EFORMAT, "profile has no samples");
+	if (!spec || !*spec) {
+		*out = pp_profile_default_index(p);
+		return 0;
+	}
+	v = strtol(spec, &end, 10);
+	if (*end == '\0' && end != spec) {
+		if (v < 0 || v >= (long)p->nsample_types)
+			return pp_error(
+			        p->ctx, PP_EUSAGE,
+			        "sample_index %s is outside the range [0..%u]",
+			        spec, p->nsample_types - 1);
+		*out = (uint32_t)v;
+		return 0;
+	}
+	/* Legacy spellings: "inuse_space" matches a type named "space". */
+	noinuse = strncmp(spec, "inuse_", 6) == 0 ? spec + 6 : spec;
+	for (uint32_t i = 0; i < p->nsample_types; i++) {
+		const char *t = pp_profile_str(p, p->sample_types[i].type);
+
+		if (strcmp(t, spec) == 0 || strcmp(t, noinuse) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	return unknown_index(p, spec);
+}

@@ -1,0 +1,39 @@
+/* What the report printers share inside libpprof. */
+#ifndef PP_REPORT_INTERNAL_H
+#define PP_REPORT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "pprof/report.h"
+
+struct pp_report {
+	struct pp_ctx *ctx;
+	const struct pp_profile *prof;
+	struct pp_report_opts opts;
+	uint32_t sample_index;
+	const char *sample_type;
+	char *sample_unit;       /* lower-cased unit of the sample type */
+	const char *output_unit; /* unit chosen for printing */
+	double ratio;            /* 1 / divide_by */
+	int64_t total;
+
+	/* The trimmed graph and its nodes in report order. */
+	struct pp_graph *graph;
+	uint32_t *order;
+	uint32_t norder;
+	uint32_t orig_count;
+	uint32_t dropped_nodes;
+	bool *kept;
+	size_t *names; /* offsets into name_buf, per graph node */
+	char *name_buf;
+};
+
+int64_t pp_report__total(const struct pp_report *r);
+void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
+                       size_t size);
+int pp_report__trimmed_graph(struct pp_report *r, bool visual);
+const char *pp_report__node_name(const struct pp_report *r, uint32_t n);
+void pp_report__print_profile_labels(const struct pp_report *r, FILE *out);
+void pp_report__print_labels(const struct pp_report *r, FILE *out);
+
+#endif

@@ -1,0 +1,472 @@
+/* Report setup shared by every report: sample type, totals, the header
+ * lines, and the trimmed graph that text and graph reports start from. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pprof/format.h"
+#include "report/internal.h"
+#include "util/path.h"
+
+static int64_t abs64(int64_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
+                  const struct pp_report_opts *opts, struct pp_report **out)
+{
+	struct pp_report *r;
+	int err;
+
+	*out = NULL;
+	r = pp_calloc(ctx, 1, sizeof(*r));
+	if (!r)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	r->ctx = ctx;
+	r->prof = prof;
+	r->opts = *opts;
+	if (!r->opts.unit)
+		r->opts.unit = "minimum";
+	if (r->opts.divide_by == 0) {
+		err = pp_error(ctx, PP_EUSAGE, "zero divisor specified");
+		goto fail;
+	}
+	if ((err = pp_profile_sample_index(prof, opts->sample_index,
+	                                   &r->sample_index)) < 0)
+		goto fail;
+	r->sample_type =
+	        pp_profile_str(prof, prof->sample_types[r->sample_index].type);
+	{
+		const char *u = pp_profile_str(
+		        prof, prof->sample_types[r->sample_index].unit);
+		size_t i, n = strlen(u);
+
+		r->sample_unit = pp_malloc(ctx, n + 1);
+		if (!r->sample_unit) {
+			err = pp_error(ctx, PP_ENOMEM, "out of memory");
+			goto fail;
+		}
+		for (i = 0; i < n; i++)
+			r->sample_unit[i] = (char)((u[i] >= 'A' && u[i] <= 'Z')
+			                                   ? u[i] - 'A' + 'a'
+			                                   : u[i]);
+		r->sample_unit[n] = '\0';
+	}
+	r->ratio = 1 / r->opts.divide_by;
+	r->total = pp_report__total(r);
+	*out = r;
+	return 0;
+fail:
+	pp_report_free(r);
+	return err;
+}
+
+void pp_report_free(struct pp_report *r)
+{
+	if (!r)
+		return;
+	pp_graph_free(r->graph);
+	pp_free(r->ctx, r->sample_unit);
+	pp_free(r->ctx, r->order);
+	pp_free(r->ctx, r->names);
+	pp_free(r->ctx, r->name_buf);
+	pp_free(r->ctx, r->kept);
+	pp_free(r->ctx, r);
+}
+
+int64_t pp_report__total(const struct pp_report *r)
+{
+	const struct pp_profile *p = r->prof;
+	uint32_t nt = p->nsample_types;
+	int64_t total = 0, div = 0;
+
+	for (uint32_t s = 0; s < p->nsamples; s++) {
+		const int64_t *v = p->values + (size_t)s * nt;
+
+		total += abs64(v[r->sample_index]);
+		if (r->opts.mean)
+			div += v[0];
+	}
+	return div != 0 ? total / div : total;
+}
+
+void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
+                       size_t size)
+{
+	if (r->ratio > 0 && r->ratio != 1)
+		v = (int64_t)((double)v * r->ratio);
+	pp_scaled_label(v, r->sample_unit, r->output_unit, buf, size);
+}
+
+/* ---- the trimmed graph --------------------------------------------------- */
+
+static const char *node_name(const struct pp_report *r, uint32_t n)
+{
+	return r->name_buf + r->names[n];
+}
+
+static int compute_names(struct pp_report *r)
+{
+	struct pp_graph *g = r->graph;
+	size_t used = 0, cap = 0;
+	int err;
+
+	pp_free(r->ctx, r->names);
+	r->names = pp_malloc(r->ctx,
+	                     (g->nnodes ? g->nnodes : 1) * sizeof(*r->names));
+	if (!r->names)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t n = 0; n < g->nnodes; n++) {
+		size_t len = pp_node_name(g, &g->nodes[n], NULL, 0);
+
+		if ((err = pp_grow(r->ctx, (void **)&r->name_buf, &cap,
+		                   used + len + 1, 1)) < 0)
+			return err;
+		pp_node_name(g, &g->nodes[n], r->name_buf + used, len + 1);
+		r->names[n] = used;
+		used += len + 1;
+	}
+	return 0;
+}
+
+/* fmt.Sprint of pprof's NodeInfo, its last-resort tie-breaker. */
+static void info_string(const struct pp_report *r, const struct pp_node *n,
+                        char *buf, size_t size)
+{
+	const struct pp_profile *p = r->prof;
+
+	snprintf(buf, size, "{%s  %llu %s %lld %lld %s}",
+	         pp_profile_str(p, n->info.name),
+	         (unsigned long long)n->info.address,
+	         pp_profile_str(p, n->info.file), (long long)n->info.start_line,
+	         (long long)n->info.lineno, pp_profile_str(p, n->info.objfile));
+}
+
+struct sort_ctx {
+	const struct pp_report *r;
+	bool cum;
+};
+
+static int compare_nodes(const struct pp_report *r, uint32_t a, uint32_t b,
+                         bool cum)
+{
+	const struct pp_node *na = &r->graph->nodes[a],
+	                     *nb = &r->graph->nodes[b];
+	int64_t x, y;
+	int c;
+	char sa[1024], sb[1024];
+
+	x = abs64(cum ? na->cum : na->flat);
+	y = abs64(cum ? nb->cum : nb->flat);
+	if (x != y)
+		return x > y ? -1 : 1;
+	if ((c = strcmp(node_name(r, a), node_name(r, b))) != 0)
+		return c;
+	x = abs64(cum ? na->flat : na->cum);
+	y = abs64(cum ? nb->flat : nb->cum);
+	if (x != y)
+		return x > y ? -1 : 1;
+	info_string(r, na, sa, sizeof(sa));
+	info_string(r, nb, sb, sizeof(sb));
+	return strcmp(sa, sb);
+}
+
+/* qsort has no context argument in C11; a small merge sort keeps the
+ * report free of globals. */
+static void sort_nodes(const struct pp_report *r, uint32_t *v, uint32_t *tmp,
+                       size_t n, bool cum)
+{
+	size_t half, i, j, k;
+
+	if (n < 2)
+		return;
+	if (n <= 8) {
+		for (i = 1; i < n; i++) {
+			uint32_t x = v[i];
+
+			for (j = i;
+			     j > 0 && compare_nodes(r, v[j - 1], x, cum) > 0;
+			     j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	half = n / 2;
+	sort_nodes(r, v, tmp, half, cum);
+	sort_nodes(r, v + half, tmp, n - half, cum);
+	for (i = 0, j = half, k = 0; i < half && j < n;)
+		tmp[k++] =
+		        compare_nodes(r, v[j], v[i], cum) < 0 ? v[j++] : v[i++];
+	while (i < half)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, n * sizeof(*v));
+}
+
+/* The nodes that have any value, in report order. */
+static int select_order(struct pp_report *r)
+{
+	struct pp_graph *g = r->graph;
+	uint32_t *tmp;
+
+	r->norder = 0;
+	for (uint32_t n = 0; n < g->nnodes; n++) {
+		const struct pp_node *node = &g->nodes[n];
+
+		if (node->cum == 0 && node->flat == 0)
+			continue;
+		if (r->opts.drop_negative &&
+		    (node->flat < 0 || (node->flat == 0 && node->cum < 0)))
+			continue;
+		r->order[r->norder++] = n;
+	}
+	tmp = pp_malloc(r->ctx, (r->norder ? r->norder : 1) * sizeof(*tmp));
+	if (!tmp)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	sort_nodes(r, r->order, tmp, r->norder, r->opts.cum_sort);
+	pp_free(r->ctx, tmp);
+	return 0;
+}
+
+/* Decide, from the kept edges, which nodes are reached through inlined
+ * calls, and count edges under the cutoff. */
+static uint32_t trim_edges(struct pp_report *r, int64_t edge_cutoff)
+{
+	struct pp_graph *g = r->graph;
+	uint32_t dropped = 0;
+
+	for (uint32_t n = 0; n < g->nnodes; n++)
+		g->nodes[n].in_inline = g->nodes[n].in_call = false;
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		struct pp_edge *edge = &g->edges[e];
+
+		if (abs64(edge->weight) < edge_cutoff) {
+			dropped++;
+			continue;
+		}
+		if (edge->is_inline)
+			g->nodes[edge->dst].in_inline = true;
+		else
+			g->nodes[edge->dst].in_call = true;
+	}
+	return dropped;
+}
+
+static void select_output_unit(struct pp_report *r)
+{
+	struct pp_graph *g = r->graph;
+	int64_t min_value = 0, max_value = r->total;
+	const char *min_unit, *max_unit, *unit;
+
+	r->output_unit = r->opts.unit;
+	if (strcmp(r->opts.unit, "minimum") != 0 || r->norder == 0)
+		return;
+	for (uint32_t i = 0; i < r->norder; i++) {
+		const struct pp_node *n = &g->nodes[r->order[i]];
+		int64_t m = abs64(pp_node_flat(n));
+
+		if (m == 0)
+			m = abs64(pp_node_cum(n));
+		if (m > 0 && (min_value == 0 || m < min_value))
+			min_value = m;
+	}
+	if (min_value == 0)
+		min_value = max_value;
+	if (r->ratio > 0 && r->ratio != 1) {
+		min_value = (int64_t)((double)min_value * r->ratio);
+		max_value = (int64_t)((double)max_value * r->ratio);
+	}
+	pp_scale(min_value, r->sample_unit, "minimum", &min_unit);
+	pp_scale(max_value, r->sample_unit, "minimum", &max_unit);
+	unit = min_unit;
+	if (strcmp(min_unit, max_unit) != 0 && min_value * 100 < max_value)
+		pp_scale(100 * min_value, r->sample_unit, "minimum", &unit);
+	r->output_unit = *unit ? unit : r->sample_unit;
+}
+
+int pp_report__trimmed_graph(struct pp_report *r, bool visual)
+{
+	struct pp_graph_opts go = {0};
+	struct pp_graph *g;
+	int64_t flat_total = 0, node_cutoff, edge_cutoff;
+	int nodecount = r->opts.nodecount;
+	double nodefraction = r->opts.nodefraction;
+	double edgefraction = r->opts.edgefraction;
+	int err;
+
+	(void)visual;
+	if (!r->opts.trim) {
+		nodecount = 0;
+		nodefraction = edgefraction = 0;
+	}
+	if (nodecount < 0)
+		nodecount = 0;
+	go.sample_index = r->sample_index;
+	go.mean = r->opts.mean;
+	go.granularity = r->opts.granularity;
+	go.noinlines = r->opts.noinlines;
+	go.drop_negative = r->opts.drop_negative;
+	go.edges = PP_EDGES_INLINE_TARGETS;
+	pp_graph_free(r->graph);
+	r->graph = NULL;
+	if ((err = pp_graph_new(r->ctx, r->prof, &go, &r->graph)) < 0)
+		return err;
+	g = r->graph;
+	if ((err = compute_names(r)) < 0)
+		return err;
+	pp_free(r->ctx, r->order);
+	pp_free(r->ctx, r->kept);
+	r->order = pp_malloc(r->ctx,
+	                     (g->nnodes ? g->nnodes : 1) * sizeof(*r->order));
+	r->kept =
+	        pp_calloc(r->ctx, g->nnodes ? g->nnodes : 1, sizeof(*r->kept));
+	if (!r->order || !r->kept)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+
+	for (uint32_t n = 0; n < g->nnodes; n++)
+		flat_total += g->nodes[n].flat;
+	node_cutoff = abs64((int64_t)((double)flat_total * nodefraction));
+	edge_cutoff = abs64((int64_t)((double)flat_total * edgefraction));
+	r->dropped_nodes = 0;
+
+	if ((err = select_order(r)) < 0)
+		return err;
+	if (node_cutoff > 0) {
+		uint32_t nkept = 0;
+
+		memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
+		for (uint32_t i = 0; i < r->norder; i++) {
+			uint32_t n = r->order[i];
+
+			if (abs64(g->nodes[n].cum) >= node_cutoff) {
+				r->kept[n] = true;
+				nkept++;
+			}
+		}
+		if (nkept != r->norder) {
+			r->dropped_nodes = r->norder - nkept;
+			if ((err = pp_graph_accumulate(g, r->kept, go.edges)) <
+			            0 ||
+			    (err = select_order(r)) < 0)
+				return err;
+		}
+	}
+	r->orig_count = r->norder;
+	if (nodecount > 0 && (uint32_t)nodecount < r->norder) {
+		memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
+		for (int i = 0; i < nodecount; i++)
+			r->kept[r->order[i]] = true;
+		if ((err = pp_graph_accumulate(g, r->kept, go.edges)) < 0 ||
+		    (err = select_order(r)) < 0)
+			return err;
+	}
+	trim_edges(r, edge_cutoff);
+	select_output_unit(r);
+	return 0;
+}
+
+const char *pp_report__node_name(const struct pp_report *r, uint32_t n)
+{
+	return node_name(r, n);
+}
+
+/* ---- header lines -------------------------------------------------------- */
+
+static void print_time(FILE *out, int64_t nanos)
+{
+	time_t secs = (time_t)(nanos / 1000000000);
+	struct tm tm;
+	char buf[64];
+
+	if (nanos < 0 && nanos % 1000000000)
+		secs--;
+	if (!localtime_r(&secs, &tm) ||
+	    strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S %Z", &tm) == 0)
+		return;
+	fprintf(out, "Time: %s\n", buf);
+}
+
+void pp_report__print_profile_labels(const struct pp_report *r, FILE *out)
+{
+	const struct pp_profile *p = r->prof;
+	char buf[64], tot[64], pct[32];
+
+	if (p->nmappings > 0) {
+		if (p->mappings[0].file)
+			fprintf(out, "File: %s\n",
+			        pp_path_base(pp_profile_str(
+			                p, p->mappings[0].file)));
+		if (p->mappings[0].build_id)
+			fprintf(out, "Build ID: %s\n",
+			        pp_profile_str(p, p->mappings[0].build_id));
+	}
+	for (uint32_t i = 0; i < p->ncomments; i++) {
+		const char *c = pp_profile_str(p, p->comments[i]);
+
+		if (c[0] != '#')
+			fprintf(out, "%s\n", c);
+	}
+	fprintf(out, "Type: %s%s\n", r->opts.mean ? "mean_" : "",
+	        r->sample_type);
+	if (p->time_nanos != 0)
+		print_time(out, p->time_nanos);
+	if (p->duration_nanos != 0) {
+		const char *unit;
+		double total_ns;
+
+		pp_scaled_label(p->duration_nanos, "nanoseconds", "auto", buf,
+		                sizeof(buf));
+		pp_report__format(r, r->total, tot, sizeof(tot));
+		total_ns = pp_scale(r->total, r->sample_unit, "nanoseconds",
+		                    &unit);
+		pct[0] = '\0';
+		if (strcmp(unit, "ns") == 0 && total_ns != 0) {
+			char p2[24];
+
+			pp_percentage((int64_t)total_ns, p->duration_nanos, p2,
+			              sizeof(p2));
+			snprintf(pct, sizeof(pct), "(%s)", p2);
+		}
+		fprintf(out, "Duration: %s, Total samples = %s %s\n", buf, tot,
+		        pct);
+	}
+}
+
+void pp_report__print_labels(const struct pp_report *r, FILE *out)
+{
+	const struct pp_graph *g = r->graph;
+	int64_t flat_sum = 0;
+	char a[64], b[64], pct[32];
+	const char *pt;
+
+	if (!r->opts.compact_labels)
+		pp_report__print_profile_labels(r, out);
+	for (uint32_t i = 0; i < r->norder; i++)
+		flat_sum += pp_node_flat(&g->nodes[r->order[i]]);
+	pp_report__format(r, flat_sum, a, sizeof(a));
+	pp_report__format(r, r->total, b, sizeof(b));
+	pp_percentage(flat_sum, r->total, pct, sizeof(pct));
+	for (pt = pct; *pt == ' '; pt++)
+		;
+	fprintf(out, "Showing nodes accounting for %s, %s of %s total\n", a, pt,
+	        b);
+	if (r->total != 0) {
+		if (r->dropped_nodes > 0) {
+			pp_report__format(
+			        r,
+			        llabs((long long)((double)r->total *
+			                          r->opts.nodefraction)),
+			        a, sizeof(a));
+			fprintf(out, "Dropped %u node%s (cum <= %s)\n",
+			        r->dropped_nodes,
+			        r->dropped_nodes > 1 ? "s" : "", a);
+		}
+		if (r->norder > 0 && r->norder < r->orig_count)
+			fprintf(out, "Showing top %u nodes out of %u\n",
+			        r->norder, r->orig_count);
+	}
+}

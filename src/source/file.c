@@ -1,0 +1,122 @@
+/* Reading whole files, and the read-decompress-decode entry points. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pprof/decode.h"
+#include "pprof/source.h"
+
+static uint64_t cap_of(const struct pp_ctx *ctx)
+{
+	return ctx->max_size ? ctx->max_size : PP_DEFAULT_MAX_SIZE;
+}
+
+void pp_bytes_release(struct pp_ctx *ctx, struct pp_bytes *b)
+{
+	pp_free(ctx, b->data);
+	b->data = NULL;
+	b->len = 0;
+}
+
+int pp_source_read_file(struct pp_ctx *ctx, const char *path,
+                        struct pp_bytes *out)
+{
+	const char *name = strcmp(path, "-") == 0 ? "stdin" : path;
+	uint64_t cap = cap_of(ctx);
+	size_t len = 0, size = 0;
+	uint8_t *buf = NULL;
+	struct stat st;
+	int fd, err = 0;
+
+	out->data = NULL;
+	out->len = 0;
+	fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY);
+	if (fd < 0)
+		return pp_error(ctx, PP_EIO, "%s: %s", name, strerror(errno));
+	if (fstat(fd, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			err = pp_error(ctx, PP_EIO, "%s: is a directory", name);
+			goto done;
+		}
+		if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > cap) {
+			err = pp_error(ctx, PP_ELIMIT,
+			               "%s: file is larger than the %llu-byte "
+			               "limit (--max-size)",
+			               name, (unsigned long long)cap);
+			goto done;
+		}
+		if (S_ISREG(st.st_mode) &&
+		    (err = pp_grow(ctx, (void **)&buf, &size,
+		                   (size_t)st.st_size + 1, 1)) < 0)
+			goto done;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len == size) {
+			if ((err = pp_grow(ctx, (void **)&buf, &size, len + 1,
+			                   1)) < 0)
+				goto done;
+		}
+		n = read(fd, buf + len, size - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = pp_error(ctx, PP_EIO, "%s: %s", name,
+			               strerror(errno));
+			goto done;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > cap) {
+			err = pp_error(ctx, PP_ELIMIT,
+			               "%s: input is larger than the %llu-byte "
+			               "limit (--max-size)",
+			               name, (unsigned long long)cap);
+			goto done;
+		}
+	}
+	out->data = buf;
+	out->len = len;
+	buf = NULL;
+done:
+	if (fd != STDIN_FILENO)
+		close(fd);
+	pp_free(ctx, buf);
+	return err;
+}
+
+int pp_source_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
+                     size_t len, struct pp_profile **out)
+{
+	struct pp_bytes raw = {NULL, 0};
+	int err;
+
+	if (len == 0)
+		return pp_error(ctx, PP_EFORMAT, "%s: empty input file", name);
+	if (!pp_source_is_gzip(data, len))
+		return pp_decode(ctx, name, data, len, out);
+	if ((err = pp_source_gunzip(ctx, name, data, len, &raw)) < 0)
+		return err;
+	err = pp_decode(ctx, name, raw.data, raw.len, out);
+	pp_bytes_release(ctx, &raw);
+	return err;
+}
+
+int pp_source_open(struct pp_ctx *ctx, const char *path,
+                   struct pp_profile **out)
+{
+	const char *name = strcmp(path, "-") == 0 ? "stdin" : path;
+	struct pp_bytes file = {NULL, 0};
+	int err;
+
+	*out = NULL;
+	if ((err = pp_source_read_file(ctx, path, &file)) < 0)
+		return err;
+	err = pp_source_decode(ctx, name, file.data, file.len, out);
+	pp_bytes_release(ctx, &file);
+	return err;
+}

@@ -1,0 +1,436 @@
+/*
+ * Merging profiles. Records are copied into a fresh profile with their
+ * strings re-interned; mappings, functions and locations that are equal under
+ * pprof's keys are shared, so reports see one node for one function whatever
+ * file it came from.
+ */
+#include <string.h>
+
+#include "pprof/transform.h"
+
+struct key_table {
+	uint64_t *hashes;
+	uint32_t *vals; /* index + 1; 0 = empty */
+	uint32_t nslots;
+};
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+static int table_init(struct pp_ctx *ctx, struct key_table *t, size_t n)
+{
+	t->nslots = 64;
+	while (t->nslots < n * 2)
+		t->nslots *= 2;
+	t->hashes = pp_calloc(ctx, t->nslots, sizeof(*t->hashes));
+	t->vals = pp_calloc(ctx, t->nslots, sizeof(*t->vals));
+	return t->hashes && t->vals ? 0
+	                            : pp_error(ctx, PP_ENOMEM, "out of memory");
+}
+
+static void table_release(struct pp_ctx *ctx, struct key_table *t)
+{
+	pp_free(ctx, t->hashes);
+	pp_free(ctx, t->vals);
+}
+
+struct merger {
+	struct pp_ctx *ctx;
+	struct pp_profile *dst;
+	const struct pp_profile *src;
+	pp_str *strmap;
+	uint32_t *mapmap, *funcmap, *locmap;
+	struct key_table maps, funcs, locs;
+	struct pp_line *lines;
+	size_t cap_lines;
+};
+
+static pp_str S(struct merger *m, pp_str s)
+{
+	return m->strmap[s];
+}
+
+static bool mapping_eq(const struct pp_mapping *a, const struct pp_mapping *b)
+{
+	uint64_t sa = ((a->limit - a->start) + 0xfff) & ~(uint64_t)0xfff;
+	uint64_t sb = ((b->limit - b->start) + 0xfff) & ~(uint64_t)0xfff;
+	pp_str ka = a->build_id ? a->build_id : a->file;
+	pp_str kb = b->build_id ? b->build_id : b->file;
+
+	return sa == sb && a->offset == b->offset && ka == kb;
+}
+
+static uint64_t mapping_hash(const struct pp_mapping *m)
+{
+	uint64_t size = ((m->limit - m->start) + 0xfff) & ~(uint64_t)0xfff;
+
+	return mix(mix(mix(1, size), m->offset),
+	           m->build_id ? m->build_id : m->file);
+}
+
+static bool function_eq(const struct pp_function *a,
+                        const struct pp_function *b)
+{
+	return a->start_line == b->start_line && a->name == b->name &&
+	       a->system_name == b->system_name && a->filename == b->filename;
+}
+
+static uint64_t function_hash(const struct pp_function *f)
+{
+	return mix(mix(mix(mix(2, (uint64_t)f->start_line), f->name),
+	               f->system_name),
+	           f->filename);
+}
+
+/* Find an equal record through t or add index as a new one. eq compares
+ * record i of dst with the candidate. */
+#define LOOKUP(t, h, EQ, found)                                  \
+	do {                                                     \
+		uint32_t j_ = (uint32_t)(h) & ((t)->nslots - 1); \
+		found = PP_NONE;                                 \
+		while ((t)->vals[j_]) {                          \
+			uint32_t i_ = (t)->vals[j_] - 1;         \
+			if ((t)->hashes[j_] == (h) && (EQ)) {    \
+				found = i_;                      \
+				break;                           \
+			}                                        \
+			j_ = (j_ + 1) & ((t)->nslots - 1);       \
+		}                                                \
+		slot = j_;                                       \
+	} while (0)
+
+static int grow_table(struct merger *m, struct key_table *t, uint32_t count)
+{
+	struct key_table nt;
+	int err;
+
+	if ((uint64_t)(count + 1) * 2 <= t->nslots)
+		return 0;
+	if ((err = table_init(m->ctx, &nt, (size_t)t->nslots)) < 0) {
+		table_release(m->ctx, &nt);
+		return err;
+	}
+	for (uint32_t j = 0; j < t->nslots; j++) {
+		uint32_t k;
+
+		if (!t->vals[j])
+			continue;
+		k = (uint32_t)t->hashes[j] & (nt.nslots - 1);
+		while (nt.vals[k])
+			k = (k + 1) & (nt.nslots - 1);
+		nt.vals[k] = t->vals[j];
+		nt.hashes[k] = t->hashes[j];
+	}
+	table_release(m->ctx, t);
+	*t = nt;
+	return 0;
+}
+
+static int map_mappings(struct merger *m)
+{
+	const struct pp_profile *src = m->src;
+	struct pp_profile *dst = m->dst;
+	int err;
+
+	for (uint32_t i = 0; i < src->nmappings; i++) {
+		struct pp_mapping pm = src->mappings[i];
+		uint32_t found, slot;
+		uint64_t h;
+
+		pm.file = S(m, pm.file);
+		pm.build_id = S(m, pm.build_id);
+		h = mapping_hash(&pm);
+		if ((err = grow_table(m, &m->maps, dst->nmappings)) < 0)
+			return err;
+		LOOKUP(&m->maps, h, mapping_eq(&dst->mappings[i_], &pm), found);
+		if (found == PP_NONE) {
+			pm.id = (uint64_t)dst->nmappings + 1;
+			if ((err = pp_profile_add_mapping(dst, &pm, &found)) <
+			    0)
+				return err;
+			m->maps.vals[slot] = found + 1;
+			m->maps.hashes[slot] = h;
+		}
+		m->mapmap[i] = found;
+	}
+	return 0;
+}
+
+static int map_functions(struct merger *m)
+{
+	const struct pp_profile *src = m->src;
+	struct pp_profile *dst = m->dst;
+	int err;
+
+	for (uint32_t i = 0; i < src->nfunctions; i++) {
+		struct pp_function f = src->functions[i];
+		uint32_t found, slot;
+		uint64_t h;
+
+		f.name = S(m, f.name);
+		f.system_name = S(m, f.system_name);
+		f.filename = S(m, f.filename);
+		h = function_hash(&f);
+		if ((err = grow_table(m, &m->funcs, dst->nfunctions)) < 0)
+			return err;
+		LOOKUP(&m->funcs, h, function_eq(&dst->functions[i_], &f),
+		       found);
+		if (found == PP_NONE) {
+			f.id = (uint64_t)dst->nfunctions + 1;
+			if ((err = pp_profile_add_function(dst, &f, &found)) <
+			    0)
+				return err;
+			m->funcs.vals[slot] = found + 1;
+			m->funcs.hashes[slot] = h;
+		}
+		m->funcmap[i] = found;
+	}
+	return 0;
+}
+
+static bool location_eq(const struct pp_profile *dst, uint32_t i,
+                        const struct pp_location *l, uint64_t rel,
+                        const struct pp_line *lines)
+{
+	const struct pp_location *d = &dst->locations[i];
+	uint64_t drel = d->address;
+
+	if (d->mapping != PP_NONE)
+		drel -= dst->mappings[d->mapping].start;
+	if (d->mapping != l->mapping || drel != rel ||
+	    d->is_folded != l->is_folded || d->line_count != l->line_count)
+		return false;
+	for (uint32_t k = 0; k < l->line_count; k++) {
+		const struct pp_line *a = &dst->lines[d->line_first + k];
+
+		if (a->function != lines[k].function ||
+		    a->line != lines[k].line)
+			return false;
+	}
+	return true;
+}
+
+static int map_locations(struct merger *m)
+{
+	const struct pp_profile *src = m->src;
+	struct pp_profile *dst = m->dst;
+	int err;
+
+	for (uint32_t i = 0; i < src->nlocations; i++) {
+		struct pp_location l = src->locations[i];
+		uint32_t found, slot;
+		uint64_t h, rel;
+
+		if ((err = pp_grow(m->ctx, (void **)&m->lines, &m->cap_lines,
+		                   l.line_count, sizeof(*m->lines))) < 0)
+			return err;
+		for (uint32_t k = 0; k < l.line_count; k++) {
+			m->lines[k] = src->lines[l.line_first + k];
+			if (m->lines[k].function != PP_NONE)
+				m->lines[k].function =
+				        m->funcmap[m->lines[k].function];
+		}
+		l.mapping =
+		        l.mapping != PP_NONE ? m->mapmap[l.mapping] : PP_NONE;
+		/* Addresses relative to the mapping, as pprof keys them, so
+		 * address-space randomisation does not split locations. Our
+		 * mapping may be shared with an earlier profile's. */
+		rel = l.address;
+		if (l.mapping != PP_NONE) {
+			rel -= src->mappings[src->locations[i].mapping].start;
+			l.address = dst->mappings[l.mapping].start + rel;
+		}
+		h = mix(mix(mix(3, rel), l.mapping), l.is_folded);
+		for (uint32_t k = 0; k < l.line_count; k++)
+			h = mix(mix(h, m->lines[k].function),
+			        (uint64_t)m->lines[k].line);
+		if ((err = grow_table(m, &m->locs, dst->nlocations)) < 0)
+			return err;
+		LOOKUP(&m->locs, h, location_eq(dst, i_, &l, rel, m->lines),
+		       found);
+		if (found == PP_NONE) {
+			l.id = (uint64_t)dst->nlocations + 1;
+			if ((err = pp_profile_add_location(dst, &l, m->lines,
+			                                   l.line_count,
+			                                   &found)) < 0)
+				return err;
+			m->locs.vals[slot] = found + 1;
+			m->locs.hashes[slot] = h;
+		}
+		m->locmap[i] = found;
+	}
+	return 0;
+}
+
+static int map_samples(struct merger *m)
+{
+	const struct pp_profile *src = m->src;
+	uint32_t *locs = NULL;
+	struct pp_label *labels = NULL;
+	size_t cap_locs = 0, cap_labels = 0;
+	int err = 0;
+
+	for (uint32_t s = 0; s < src->nsamples && err >= 0; s++) {
+		const struct pp_sample *smp = &src->samples[s];
+
+		if ((err = pp_grow(m->ctx, (void **)&locs, &cap_locs,
+		                   smp->loc_count, sizeof(*locs))) < 0 ||
+		    (err = pp_grow(m->ctx, (void **)&labels, &cap_labels,
+		                   smp->label_count, sizeof(*labels))) < 0)
+			break;
+		for (uint32_t k = 0; k < smp->loc_count; k++)
+			locs[k] =
+			        m->locmap[src->sample_locs[smp->loc_first + k]];
+		for (uint32_t k = 0; k < smp->label_count; k++) {
+			labels[k] = src->labels[smp->label_first + k];
+			labels[k].key = S(m, labels[k].key);
+			labels[k].str = S(m, labels[k].str);
+			labels[k].num_unit = S(m, labels[k].num_unit);
+		}
+		err = pp_profile_add_sample(m->dst, locs, smp->loc_count,
+		                            pp_profile_sample_values(src, s),
+		                            labels, smp->label_count);
+	}
+	pp_free(m->ctx, locs);
+	pp_free(m->ctx, labels);
+	return err;
+}
+
+static int compatible(struct pp_ctx *ctx, const struct pp_profile *a,
+                      const struct pp_profile *b, const char *name)
+{
+	const char *why = NULL;
+
+	if (strcmp(pp_profile_str(a, a->period_type.type),
+	           pp_profile_str(b, b->period_type.type)) ||
+	    strcmp(pp_profile_str(a, a->period_type.unit),
+	           pp_profile_str(b, b->period_type.unit)))
+		why = "period types";
+	else if (a->nsample_types != b->nsample_types)
+		why = "sample types";
+	for (uint32_t i = 0; !why && i < a->nsample_types; i++)
+		if (strcmp(pp_profile_str(a, a->sample_types[i].type),
+		           pp_profile_str(b, b->sample_types[i].type)) ||
+		    strcmp(pp_profile_str(a, a->sample_types[i].unit),
+		           pp_profile_str(b, b->sample_types[i].unit)))
+			why = "sample types";
+	if (why)
+		return pp_error(ctx, PP_EUSAGE,
+		                "%s: cannot merge profiles with different %s",
+		                name ? name : "profile", why);
+	return 0;
+}
+
+static int merge_one(struct merger *m)
+{
+	const struct pp_profile *src = m->src;
+	uint32_t nstr = pp_strtab_count(src->strings);
+	int err = 0;
+
+	m->strmap = pp_malloc(m->ctx, (size_t)nstr * sizeof(*m->strmap));
+	m->mapmap = pp_malloc(m->ctx, ((size_t)src->nmappings + 1) * 4);
+	m->funcmap = pp_malloc(m->ctx, ((size_t)src->nfunctions + 1) * 4);
+	m->locmap = pp_malloc(m->ctx, ((size_t)src->nlocations + 1) * 4);
+	if (!m->strmap || !m->mapmap || !m->funcmap || !m->locmap) {
+		err = pp_error(m->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (uint32_t i = 0; i < nstr; i++) {
+		m->strmap[i] = pp_strtab_intern(m->dst->strings,
+		                                pp_strtab_get(src->strings, i),
+		                                pp_strtab_len(src->strings, i));
+		if (m->strmap[i] == PP_NONE) {
+			err = pp_error(m->ctx, PP_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	if ((err = map_mappings(m)) < 0 || (err = map_functions(m)) < 0 ||
+	    (err = map_locations(m)) < 0 || (err = map_samples(m)) < 0)
+		goto done;
+done:
+	pp_free(m->ctx, m->strmap);
+	pp_free(m->ctx, m->mapmap);
+	pp_free(m->ctx, m->funcmap);
+	pp_free(m->ctx, m->locmap);
+	m->strmap = NULL;
+	m->mapmap = m->funcmap = m->locmap = NULL;
+	return err;
+}
+
+int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
+                     const char *const *names, size_t n,
+                     struct pp_profile **out)
+{
+	struct merger m;
+	struct pp_profile *dst;
+	const struct pp_profile *first = profiles[0];
+	int err = 0;
+
+	*out = NULL;
+	memset(&m, 0, sizeof(m));
+	m.ctx = ctx;
+	for (size_t i = 1; i < n; i++)
+		if ((err = compatible(ctx, first, profiles[i],
+		                      names ? names[i] : NULL)) < 0)
+			return err;
+	dst = pp_profile_new(ctx);
+	if (!dst)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	m.dst = dst;
+	if ((err = table_init(ctx, &m.maps, 64)) < 0 ||
+	    (err = table_init(ctx, &m.funcs, first->nfunctions)) < 0 ||
+	    (err = table_init(ctx, &m.locs, first->nlocations)) < 0)
+		goto done;
+#define STR(p, s) pp_profile_intern(dst, pp_profile_str((p), (s)))
+	for (uint32_t i = 0; i < first->nsample_types; i++)
+		if ((err = pp_profile_add_sample_type(
+		             dst, STR(first, first->sample_types[i].type),
+		             STR(first, first->sample_types[i].unit))) < 0)
+			goto done;
+	dst->period_type.type = STR(first, first->period_type.type);
+	dst->period_type.unit = STR(first, first->period_type.unit);
+	dst->drop_frames = STR(first, first->drop_frames);
+	dst->keep_frames = STR(first, first->keep_frames);
+	dst->doc_url = STR(first, first->doc_url);
+	for (size_t i = 0; i < n; i++) {
+		const struct pp_profile *p = profiles[i];
+
+		if (dst->time_nanos == 0 || p->time_nanos < dst->time_nanos)
+			dst->time_nanos = p->time_nanos;
+		dst->duration_nanos += p->duration_nanos;
+		if (dst->period == 0 || dst->period < p->period)
+			dst->period = p->period;
+		if (!dst->default_sample_type && p->default_sample_type)
+			dst->default_sample_type =
+			        STR(p, p->default_sample_type);
+		for (uint32_t c = 0; c < p->ncomments; c++) {
+			pp_str s = STR(p, p->comments[c]);
+			bool seen = false;
+
+			for (uint32_t k = 0; k < dst->ncomments; k++)
+				seen = seen || dst->comments[k] == s;
+			if (!seen && (err = pp_profile_add_comment(dst, s)) < 0)
+				goto done;
+		}
+	}
+#undef STR
+	for (size_t i = 0; i < n; i++) {
+		m.src = profiles[i];
+		if ((err = merge_one(&m)) < 0)
+			goto done;
+	}
+done:
+	table_release(ctx, &m.maps);
+	table_release(ctx, &m.funcs);
+	table_release(ctx, &m.locs);
+	pp_free(ctx, m.lines);
+	if (err < 0) {
+		pp_profile_free(dst);
+		return err;
+	}
+	*out = dst;
+	return 0;
+}

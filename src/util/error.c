@@ -1,0 +1,122 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pprof/error.h"
+
+const char *pp_strerror(int code)
+{
+	switch (code) {
+#define PP_ERROR_CASE(name, value, text) \
+	case value:                      \
+		return text;
+		PP_ERROR_LIST(PP_ERROR_CASE)
+#undef PP_ERROR_CASE
+	}
+	return "unknown error";
+}
+
+const char *pp_ctx_message(const struct pp_ctx *ctx)
+{
+	return ctx->message;
+}
+
+int pp_error(struct pp_ctx *ctx, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->message, sizeof(ctx->message), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void pp_warn(struct pp_ctx *ctx, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!ctx->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	ctx->warn(ctx->warn_data, line);
+}
+
+void *pp_malloc(struct pp_ctx *ctx, size_t size)
+{
+	if (size == 0)
+		size = 1;
+	if (ctx->alloc.malloc_fn)
+		return ctx->alloc.malloc_fn(ctx->alloc.data, size);
+	return malloc(size);
+}
+
+void *pp_calloc(struct pp_ctx *ctx, size_t n, size_t size)
+{
+	size_t total;
+	void *p;
+
+	if (pp_mul_size(n, size, &total) < 0)
+		return NULL;
+	p = pp_malloc(ctx, total);
+	if (p)
+		memset(p, 0, total);
+	return p;
+}
+
+void *pp_realloc(struct pp_ctx *ctx, void *ptr, size_t size)
+{
+	if (size == 0)
+		size = 1;
+	if (ctx->alloc.realloc_fn)
+		return ctx->alloc.realloc_fn(ctx->alloc.data, ptr, size);
+	return realloc(ptr, size);
+}
+
+void pp_free(struct pp_ctx *ctx, void *ptr)
+{
+	if (!ptr)
+		return;
+	if (ctx->alloc.free_fn)
+		ctx->alloc.free_fn(ctx->alloc.data, ptr);
+	else
+		free(ptr);
+}
+
+char *pp_strdup(struct pp_ctx *ctx, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = pp_malloc(ctx, n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+int pp_grow(struct pp_ctx *ctx, void **ptr, size_t *cap, size_t need,
+            size_t elem_size)
+{
+	size_t ncap = *cap ? *cap : 16, bytes;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return pp_error(ctx, PP_ENOMEM, "array size overflow");
+		ncap *= 2;
+	}
+	if (pp_mul_size(ncap, elem_size, &bytes) < 0)
+		return pp_error(ctx, PP_ENOMEM, "array size overflow");
+	np = pp_realloc(ctx, *ptr, bytes);
+	if (!np)
+		return pp_error(ctx, PP_ENOMEM,
+		                "out of memory growing an array "
+		                "to %zu bytes",
+		                bytes);
+	*ptr = np;
+	*cap = ncap;
+	return 0;
+}

@@ -1,0 +1,97 @@
+#include <string.h>
+
+#include "util/path.h"
+
+const char *pp_path_base(const char *path)
+{
+	size_t len = strlen(path);
+	const char *slash;
+
+	/* filepath.Base ignores trailing slashes; profiles never have them
+	 * on object files, and "" stays "" for our callers' purposes. */
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	slash = NULL;
+	for (size_t i = len; i-- > 0;) {
+		if (path[i] == '/') {
+			slash = path + i;
+			break;
+		}
+	}
+	return slash ? slash + 1 : path;
+}
+
+char *pp_path_clean(const char *path, char *out)
+{
+	size_t n = strlen(path), r = 0, w = 0, dotdot = 0;
+	int rooted = n > 0 && path[0] == '/';
+
+	if (n == 0) {
+		strcpy(out, ".");
+		return out;
+	}
+	if (rooted) {
+		out[w++] = '/';
+		r = 1;
+		dotdot = 1;
+	}
+	while (r < n) {
+		if (path[r] == '/') {
+			r++;
+		} else if (path[r] == '.' &&
+		           (r + 1 == n || path[r + 1] == '/')) {
+			r++;
+		} else if (path[r] == '.' && path[r + 1] == '.' &&
+		           (r + 2 == n || path[r + 2] == '/')) {
+			r += 2;
+			if (w > dotdot) {
+				w--;
+				while (w > dotdot && out[w] != '/')
+					w--;
+			} else if (!rooted) {
+				if (w > 0)
+					out[w++] = '/';
+				out[w++] = '.';
+				out[w++] = '.';
+				dotdot = w;
+			}
+		} else {
+			if ((rooted && w != 1) || (!rooted && w != 0))
+				out[w++] = '/';
+			while (r < n && path[r] != '/')
+				out[w++] = path[r++];
+		}
+	}
+	if (w == 0)
+		out[w++] = '.';
+	out[w] = '\0';
+	return out;
+}
+
+pp_str pp_path_clean_str(struct pp_ctx *ctx, const struct pp_profile *p,
+                         pp_str s)
+{
+	const char *orig;
+	size_t len;
+	char small[512], *buf = small;
+	pp_str out = s;
+
+	if (s == 0)
+		return 0;
+	orig = pp_profile_str(p, s);
+	len = strlen(orig);
+	if (len + 2 > sizeof(small)) {
+		buf = pp_malloc(ctx, len + 2);
+		if (!buf)
+			return s;
+	}
+	pp_path_clean(orig, buf);
+	if (strcmp(buf, orig) != 0) {
+		out = pp_strtab_intern(p->strings, buf, strlen(buf));
+		if (out == PP_NONE)
+			out = s;
+	}
+	if (buf != small)
+		pp_free(ctx, buf);
+	return out;
+}

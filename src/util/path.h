@@ -1,0 +1,28 @@
+/* File path helpers with Go's path/filepath semantics, which pprof uses to
+ * print file names. */
+#ifndef PP_UTIL_PATH_H
+#define PP_UTIL_PATH_H
+
+#include <stddef.h>
+
+#include "pprof/profile.h"
+
+/* The last element of path ("a/b/c.so" -> "c.so"), as filepath.Base. */
+const char *pp_path_base(const char *path);
+
+/*
+ * Lexically clean path as filepath.Clean does: collapse "//", drop "."
+ * elements, resolve "x/.." pairs; "" becomes ".". Writes into out (which
+ * must hold strlen(path) + 2 bytes) and returns out.
+ */
+char *pp_path_clean(const char *path, char *out);
+
+/*
+ * The interned cleaned form of string s of profile p (0 stays 0). The
+ * profile's string table is an append-only intern pool, so adding the cleaned
+ * spelling changes no record. Returns s itself if interning fails.
+ */
+pp_str pp_path_clean_str(struct pp_ctx *ctx, const struct pp_profile *p,
+                         pp_str s);
+
+#endif
