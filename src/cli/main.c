@@ -6,9 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/exitcodes.h"
-#include "pprof/source.h"
-#include "pprof/transform.h"
-#include "util/atomicfile.h"
+#include "cli/pipeline.h"
 
 #ifndef PPROF_C_VERSION
 #define PPROF_C_VERSION "0.0.0"
@@ -54,78 +52,11 @@ static void print_help(FILE *out)
 	             "2 usage error.\nSee pprof-c(1) for details.\n");
 }
 
-static int load_profiles(struct pp_ctx *ctx, const struct pp_cli_args *a,
-                         struct pp_profile **out)
-{
-	struct pp_profile **profs;
-	int err = 0;
-	size_t n = 0;
-
-	*out = NULL;
-	profs = calloc(a->nsources, sizeof(*profs));
-	if (!profs)
-		return pp_error(ctx, PP_ENOMEM, "out of memory");
-	for (n = 0; n < a->nsources; n++)
-		if ((err = pp_source_open(ctx, a->sources[n], &profs[n])) < 0)
-			goto done;
-	if (n == 1) {
-		*out = profs[0];
-		profs[0] = NULL;
-	} else {
-		err = pp_profile_merge(ctx, profs, a->sources, n, out);
-	}
-done:
-	for (size_t i = 0; i < a->nsources; i++)
-		pp_profile_free(profs[i]);
-	free(profs);
-	return err;
-}
-
-static int run_report(struct pp_ctx *ctx, const struct pp_cli_args *a,
-                      const struct pp_profile *prof)
-{
-	struct pp_report_opts opts = a->config.report;
-	struct pp_report *rpt = NULL;
-	struct pp_atomic_file af = {0};
-	FILE *out = stdout;
-	int err;
-
-	opts.sample_index = a->config.sample_index;
-	opts.unit = a->config.unit;
-	if ((err = pp_report_new(ctx, prof, &opts, &rpt)) < 0)
-		return err;
-	if (a->config.output) {
-		if ((err = pp_atomic_open(ctx, a->config.output, &af)) < 0)
-			goto done;
-		out = af.fp;
-	} else if (a->command->binary && isatty(STDOUT_FILENO)) {
-		err = pp_error(ctx, PP_EUSAGE,
-		               "%s output is binary; not writing it to a "
-		               "terminal (use -output FILE or redirect)",
-		               a->command->name);
-		goto done;
-	}
-	err = a->command->run(rpt, a->regex, out);
-	if (a->config.output) {
-		if (err < 0)
-			pp_atomic_abort(ctx, &af);
-		else
-			err = pp_atomic_commit(ctx, &af);
-	} else if (err >= 0 && fflush(stdout) != 0) {
-		err = pp_error(ctx, PP_EIO, "stdout: write error");
-	}
-done:
-	if (err < 0 && af.fp)
-		pp_atomic_abort(ctx, &af);
-	pp_report_free(rpt);
-	return err;
-}
-
 int main(int argc, char **argv)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
 	struct pp_cli_args args;
-	struct pp_profile *prof = NULL;
+	struct pp_profile *prof = NULL, *prepared = NULL;
 	char err[512];
 	int status = PP_EXIT_OK, rc;
 
@@ -157,13 +88,17 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ctx.max_size = args.config.max_size;
-	if ((rc = load_profiles(&ctx, &args, &prof)) < 0 ||
-	    (rc = run_report(&ctx, &args, prof)) < 0) {
+	if ((rc = pp_cli_load(&ctx, &args.config, args.sources, args.nsources,
+	                      &prof)) < 0 ||
+	    (rc = pp_cli_prepare(&ctx, &args.config, prof, &prepared)) < 0 ||
+	    (rc = pp_cli_run(&ctx, &args.config, args.command, args.regex,
+	                     prepared ? prepared : prof)) < 0) {
 		fprintf(stderr, "pprof-c: %s\n",
 		        ctx.message[0] ? ctx.message : pp_strerror(rc));
 		status = rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
 	}
 out:
+	pp_profile_free(prepared);
 	pp_profile_free(prof);
 	pp_cli_args_release(&args);
 	return status;

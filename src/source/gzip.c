@@ -198,7 +198,9 @@ int pp_source_gunzip(struct pp_ctx *ctx, const char *name, const uint8_t *data,
 		}
 		if (in_pos == 0 && avail >= 4)
 			memcpy(&isize, data + len - 4, 4);
-		guess = isize ? isize : avail * 4;
+		/* Deflate cannot expand more than ~1032:1, so a larger ISIZE
+		 * is a lie (a truncated or hostile file): start small. */
+		guess = isize && isize / 1032 <= avail ? isize : avail * 4;
 		if (guess < 4096)
 			guess = 4096;
 		for (;;) {

@@ -1,0 +1,28 @@
+#!/bin/bash
+# Install the Debian 12 packages pprof-c needs to build and test, only when
+# something is missing (so a warm machine pays nothing). Run as root.
+set -eu
+packages=(
+	# build
+	gcc meson ninja-build pkg-config
+	protobuf-c-compiler libprotobuf-c-dev
+	zlib1g-dev libdeflate-dev
+	libdw-dev libelf-dev
+	libgraphviz-dev libpcre2-dev libedit-dev libcurl4-openssl-dev
+	# tests
+	libcmocka-dev libxml2-utils valgrind gzip tmux
+	# references and test-data generators (never runtime dependencies)
+	golang-go google-perftools libgoogle-perftools-dev binutils
+	# sanitizer runtimes come with gcc; clang for the fuzz targets
+	clang
+)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "installing: ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

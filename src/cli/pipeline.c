@@ -1,0 +1,90 @@
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cli/pipeline.h"
+#include "pprof/report.h"
+#include "pprof/source.h"
+#include "pprof/transform.h"
+#include "util/atomicfile.h"
+
+int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                const char *const *sources, size_t nsources,
+                struct pp_profile **out)
+{
+	struct pp_profile **profs;
+	size_t n;
+	int err = 0;
+
+	(void)cfg;
+	*out = NULL;
+	if (nsources == 0)
+		return pp_error(ctx, PP_EUSAGE, "no profile given");
+	profs = pp_calloc(ctx, nsources, sizeof(*profs));
+	if (!profs)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	for (n = 0; n < nsources; n++)
+		if ((err = pp_source_open(ctx, sources[n], &profs[n])) < 0)
+			goto done;
+	if (nsources == 1) {
+		*out = profs[0];
+		profs[0] = NULL;
+	} else {
+		err = pp_profile_merge(ctx, profs, sources, nsources, out);
+	}
+done:
+	for (size_t i = 0; i < nsources; i++)
+		pp_profile_free(profs[i]);
+	pp_free(ctx, profs);
+	return err;
+}
+
+int pp_cli_prepare(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                   const struct pp_profile *in, struct pp_profile **out)
+{
+	(void)ctx;
+	(void)cfg;
+	(void)in;
+	*out = NULL;
+	return 0;
+}
+
+int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+               const struct pp_command *cmd, const char *arg,
+               const struct pp_profile *prof)
+{
+	struct pp_report_opts opts = cfg->report;
+	struct pp_report *rpt = NULL;
+	struct pp_atomic_file af = {0};
+	FILE *out = stdout;
+	int err;
+
+	opts.sample_index = cfg->sample_index;
+	opts.unit = cfg->unit;
+	if ((err = pp_report_new(ctx, prof, &opts, &rpt)) < 0)
+		return err;
+	if (cfg->output) {
+		if ((err = pp_atomic_open(ctx, cfg->output, &af)) < 0)
+			goto done;
+		out = af.fp;
+	} else if (cmd->binary && isatty(STDOUT_FILENO)) {
+		err = pp_error(ctx, PP_EUSAGE,
+		               "%s output is binary; not writing it to a "
+		               "terminal (use -output FILE or redirect)",
+		               cmd->name);
+		goto done;
+	}
+	err = cmd->run(rpt, arg, out);
+	if (cfg->output) {
+		if (err < 0)
+			pp_atomic_abort(ctx, &af);
+		else
+			err = pp_atomic_commit(ctx, &af);
+	} else if (err >= 0 && fflush(stdout) != 0) {
+		err = pp_error(ctx, PP_EIO, "stdout: write error");
+	}
+done:
+	if (err < 0 && af.fp)
+		pp_atomic_abort(ctx, &af);
+	pp_report_free(rpt);
+	return err;
+}

@@ -1,0 +1,54 @@
+# Shared helpers for the command-line tests. Each test script sources this,
+# calls check_* functions, and ends with `finish`, which prints
+# "NAME: N passed, N failed" and exits non-zero on any failure.
+: "${PPROF_C:?PPROF_C must name the pprof-c binary}"
+: "${SRCDIR:=$(pwd)}"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+PASSED=0
+FAILED=0
+
+ok() { PASSED=$((PASSED + 1)); }
+bad() {
+	FAILED=$((FAILED + 1))
+	echo "FAIL: $*"
+}
+
+# run ARGS...: runs pprof-c, leaving stdout in $TMP/out, stderr in $TMP/err
+# and the exit status in $RC.
+run() {
+	"$PPROF_C" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	RC=$?
+}
+
+# expect_status WANT DESCRIPTION
+expect_status() {
+	if [ "$RC" -eq "$1" ]; then ok; else
+		bad "$2: exit status $RC, want $1; stderr: $(head -c 300 "$TMP/err")"
+	fi
+}
+
+# expect_err_line REGEX DESCRIPTION: stderr is exactly one line matching REGEX
+expect_err_line() {
+	local lines
+	lines=$(wc -l <"$TMP/err")
+	if [ "$lines" -eq 1 ] && grep -Eq -- "$1" "$TMP/err"; then ok; else
+		bad "$2: stderr should be one line matching /$1/, got: $(cat "$TMP/err")"
+	fi
+}
+
+expect_no_stdout() {
+	if [ ! -s "$TMP/out" ]; then ok; else bad "$1: unexpected stdout"; fi
+}
+
+expect_same() {
+	if cmp -s "$1" "$2"; then ok; else
+		bad "$3: outputs differ"
+		diff "$1" "$2" | head -10
+	fi
+}
+
+finish() {
+	echo "$(basename "$0" .sh): $PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ]
+}

@@ -1,0 +1,102 @@
+/* Units and percentages, against values go tool pprof prints. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pprof/format.h"
+
+static void check_label(int64_t v, const char *from, const char *to,
+                        const char *want)
+{
+	char buf[64];
+
+	pp_scaled_label(v, from, to, buf, sizeof(buf));
+	if (strcmp(buf, want) != 0)
+		fail_msg("%lld %s -> %s: got \"%s\", want \"%s\"", (long long)v,
+		         from, to, buf, want);
+}
+
+static void test_format__time(void **state)
+{
+	(void)state;
+	check_label(1480000000, "nanoseconds", "s", "1.48s");
+	check_label(10000000, "nanoseconds", "s", "0.01s");
+	check_label(1610000000, "nanoseconds", "auto", "1.61s");
+	check_label(1500, "nanoseconds", "auto", "1.50us");
+	check_label(2000000, "nanoseconds", "ms", "2ms");
+	check_label(7200000000000ll, "nanoseconds", "auto", "2hrs");
+	check_label(0, "nanoseconds", "s", "0");
+	check_label(-30000000, "nanoseconds", "ms", "-30ms");
+	/* Unknown target units fall back to the type's default (s). */
+	check_label(3000000000ll, "nanoseconds", "furlongs", "3s");
+}
+
+static void test_format__bytes(void **state)
+{
+	(void)state;
+	check_label(6404618, "bytes", "kB", "6254.51kB");
+	check_label(524288, "bytes", "auto", "512kB");
+	check_label(1536, "bytes", "minimum", "1.50kB");
+	check_label(3, "bytes", "auto", "3B");
+	check_label(1073741824, "bytes", "MB", "1024MB");
+}
+
+static void test_format__counts(void **state)
+{
+	(void)state;
+	check_label(42, "count", "minimum", "42");
+	check_label(42, "count", "count", "42");
+	/* A unit nobody knows is printed after the number, as pprof does. */
+	check_label(5, "widgets", "minimum", "5");
+	check_label(5, "widgets", "widgets", "5widgets");
+}
+
+static void check_pct(int64_t v, int64_t total, const char *want)
+{
+	char buf[32];
+
+	pp_percentage(v, total, buf, sizeof(buf));
+	if (strcmp(buf, want) != 0)
+		fail_msg("%lld/%lld: got \"%s\", want \"%s\"", (long long)v,
+		         (long long)total, buf, want);
+}
+
+static void test_format__percentage(void **state)
+{
+	(void)state;
+	check_pct(148, 148, "  100%");
+	check_pct(143, 148, "96.62%");
+	check_pct(1, 148, " 0.68%");
+	check_pct(1, 10000, " 0.01%");
+	check_pct(1, 1000000, "0.0001%");
+	check_pct(0, 148, "    0%");
+	check_pct(5, 0, "    0%");
+	check_pct(-143, 148, "96.62%");
+}
+
+static void test_format__units_known(void **state)
+{
+	(void)state;
+	assert_true(pp_unit_known("ms"));
+	assert_true(pp_unit_known("MB"));
+	assert_true(pp_unit_known("minimum"));
+	assert_true(pp_unit_known("seconds"));
+	assert_false(pp_unit_known("parsecs"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_format__time),
+	        cmocka_unit_test(test_format__bytes),
+	        cmocka_unit_test(test_format__counts),
+	        cmocka_unit_test(test_format__percentage),
+	        cmocka_unit_test(test_format__units_known),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
