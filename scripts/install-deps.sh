@@ -10,7 +10,7 @@ packages=(
 	libdw-dev libelf-dev
 	libgraphviz-dev libpcre2-dev libedit-dev libcurl4-openssl-dev
 	# tests
-	libcmocka-dev libxml2-utils valgrind gzip tmux
+	libcmocka-dev libxml2-utils valgrind gzip tmux clang-format
 	# references and test-data generators (never runtime dependencies)
 	golang-go google-perftools libgoogle-perftools-dev binutils
 	# sanitizer runtimes come with gcc; clang for the fuzz targets

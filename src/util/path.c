@@ -27,7 +27,8 @@ char *pp_path_clean(const char *path, char *out)
 	int rooted = n > 0 && path[0] == '/';
 
 	if (n == 0) {
-		strcpy(out, ".");
+		out[0] = '.';
+		out[1] = '\0';
 		return out;
 	}
 	if (rooted) {

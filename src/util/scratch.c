@@ -10,10 +10,14 @@ static void *scratch_alloc(void *data, size_t size)
 	size_t start = (s->used + align - 1) & ~(align - 1);
 	void *p;
 
+#ifndef PP_ARENA_DEBUG
 	if (start <= s->size && size <= s->size - start) {
 		s->used = start + size;
 		return s->block + start;
 	}
+#else
+	(void)start;
+#endif
 	if (pp_grow(s->ctx, (void **)&s->overflow, &s->cap_overflow,
 	            s->noverflow + 1, sizeof(*s->overflow)) < 0) {
 		s->failed = 1;
