@@ -301,13 +301,87 @@ static void next_stamp(struct pp_graph *g)
 	}
 }
 
+/*
+ * The common pass -- every node kept, no edges -- over compact arrays: at
+ * tens of millions of frames, keeping the per-frame working set (stamps and
+ * sums) small is what makes it fast. Frame order does not matter for cum,
+ * so each stack is read front to back.
+ */
+static int accumulate_values(struct pp_graph *g)
+{
+	const struct pp_profile *p = g->prof;
+	uint32_t nt = p->nsample_types, si = g->opts.sample_index;
+	uint32_t nn = g->nnodes ? g->nnodes : 1;
+	const uint32_t *lnf = g->loc_node_first, *ln = g->loc_nodes;
+	int64_t *sums = pp_calloc(g->ctx, (size_t)nn * 4, sizeof(*sums));
+	uint32_t *stamps = pp_calloc(g->ctx, nn, sizeof(*stamps));
+	uint32_t stamp = 0;
+	bool mean = g->opts.mean;
+
+	if (!sums || !stamps) {
+		pp_free(g->ctx, sums);
+		pp_free(g->ctx, stamps);
+		return pp_error(g->ctx, PP_ENOMEM, "out of memory");
+	}
+	/* sums[4n] flat, [4n+1] flat_div, [4n+2] cum, [4n+3] cum_div */
+	for (uint32_t s = 0; s < p->nsamples; s++) {
+		const struct pp_sample *smp = &p->samples[s];
+		const int64_t *vals = p->values + (size_t)s * nt;
+		const uint32_t *locs = p->sample_locs + smp->loc_first;
+		int64_t w = vals[si], dw = mean ? vals[0] : 0;
+
+		if ((w == 0 && dw == 0) || smp->loc_count == 0)
+			continue;
+		if (++stamp == UINT32_MAX) {
+			memset(stamps, 0, (size_t)nn * sizeof(*stamps));
+			stamp = 1;
+		}
+		for (uint32_t i = 0; i < smp->loc_count; i++) {
+			uint32_t l = locs[i];
+
+			for (uint32_t k = lnf[l]; k < lnf[l + 1]; k++) {
+				uint32_t n = ln[k];
+
+				if (stamps[n] != stamp) {
+					stamps[n] = stamp;
+					sums[4 * (size_t)n + 2] += w;
+					sums[4 * (size_t)n + 3] += dw;
+				}
+			}
+		}
+		/* The leaf is the innermost line of the first location. */
+		{
+			uint32_t leaf = ln[lnf[locs[0]]];
+
+			sums[4 * (size_t)leaf] += w;
+			sums[4 * (size_t)leaf + 1] += dw;
+		}
+	}
+	for (uint32_t n = 0; n < g->nnodes; n++) {
+		struct pp_node *node = &g->nodes[n];
+
+		node->flat = sums[4 * (size_t)n];
+		node->flat_div = sums[4 * (size_t)n + 1];
+		node->cum = sums[4 * (size_t)n + 2];
+		node->cum_div = sums[4 * (size_t)n + 3];
+		node->in_inline = node->in_call = false;
+	}
+	g->nedges = 0;
+	pp_free(g->ctx, sums);
+	pp_free(g->ctx, stamps);
+	return 0;
+}
+
 int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
                         enum pp_edge_mode edges)
 {
 	const struct pp_profile *p = g->prof;
 	uint32_t nt = p->nsample_types, si = g->opts.sample_index;
-	int err;
+	unsigned char *loc_kept = NULL;
+	int err = 0;
 
+	if (!kept && edges == PP_EDGES_NONE)
+		return accumulate_values(g);
 	for (uint32_t n = 0; n < g->nnodes; n++) {
 		struct pp_node *node = &g->nodes[n];
 
@@ -320,6 +394,24 @@ int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
 		       (size_t)g->nedge_slots * sizeof(*g->edge_keys));
 	memset(g->stamp_node, 0, (size_t)g->nnodes * sizeof(uint32_t));
 	g->stamp = 0;
+	/* When few nodes are kept (a top-80 graph of a big profile), most
+	 * frames belong to locations with no kept node: mark those so the
+	 * walk passes them with one byte load. */
+	if (kept) {
+		const struct pp_profile *prof = g->prof;
+
+		pp_free(g->ctx, loc_kept);
+		loc_kept = pp_malloc(g->ctx,
+		                     prof->nlocations ? prof->nlocations : 1);
+		if (!loc_kept)
+			return pp_error(g->ctx, PP_ENOMEM, "out of memory");
+		for (uint32_t l = 0; l < prof->nlocations; l++) {
+			loc_kept[l] = 0;
+			for (uint32_t k = g->loc_node_first[l];
+			     k < g->loc_node_first[l + 1]; k++)
+				loc_kept[l] |= kept[g->loc_nodes[k]];
+		}
+	}
 
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const struct pp_sample *smp = &p->samples[s];
@@ -337,6 +429,10 @@ int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
 			uint32_t first = g->loc_node_first[l];
 			uint32_t cnt = g->loc_node_first[l + 1] - first;
 
+			if (loc_kept && !loc_kept[l]) {
+				residual = true;
+				continue;
+			}
 			for (uint32_t ni = cnt; ni-- > 0;) {
 				uint32_t n = g->loc_nodes[first + ni];
 				struct pp_node *node = &g->nodes[n];
@@ -357,7 +453,7 @@ int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
 				    (err = add_edge(g, parent, n, w, dw,
 				                    residual, ni != cnt - 1)) <
 				            0)
-					return err;
+					goto done;
 				parent = n;
 				residual = false;
 			}
@@ -367,7 +463,9 @@ int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
 			g->nodes[parent].flat_div += dw;
 		}
 	}
-	return 0;
+done:
+	pp_free(g->ctx, loc_kept);
+	return err;
 }
 
 int pp_graph_new(struct pp_ctx *ctx, const struct pp_profile *prof,

@@ -54,13 +54,9 @@ struct decoder {
 	uint64_t max_id[16];
 	struct pp_idmap mappings, functions, locations;
 
-	/* Per-sample buffers, reused. */
-	uint32_t *locs;
-	size_t cap_locs;
+	/* The values of the sample being read. */
 	int64_t *vals;
 	size_t cap_vals;
-	struct pp_label *labels;
-	size_t cap_labels;
 };
 
 static int bad(struct decoder *d, const char *what)
@@ -431,85 +427,115 @@ static int parse_label(struct decoder *d, const uint8_t *data, size_t len,
 	return 0;
 }
 
-/* Append the varints of a packed (or single unpacked) repeated field. */
-static int push_u32_locations(struct decoder *d, const struct pp_field *f,
-                              size_t *n)
+/* One varint of a packed field; NULL when malformed. The one- and
+ * two-byte cases are almost all location ids and values. */
+static inline const uint8_t *packed_varint(const uint8_t *q, const uint8_t *end,
+                                           uint64_t *out)
 {
 	struct pp_wire w;
-	uint64_t v;
 
-	if (f->type == PP_WT_VARINT) {
-		w.p = NULL;
-		w.end = NULL;
-		v = f->varint;
-		goto one;
+	if (q < end && q[0] < 0x80) {
+		*out = q[0];
+		return q + 1;
 	}
-	if (f->type != PP_WT_LEN)
+	if (end - q >= 2 && q[1] < 0x80) {
+		*out = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+		return q + 2;
+	}
+	w.p = q;
+	w.end = end;
+	return pp_wire_varint(&w, out) ? w.p : NULL;
+}
+
+/*
+ * Location ids of one sample field, packed or not, mapped to indices and
+ * appended straight to the profile's location array. A packed field of len
+ * bytes holds at most len ids, so room is made once per field.
+ */
+static int push_locations(struct decoder *d, const struct pp_field *f)
+{
+	struct pp_profile *p = d->p;
+	const uint8_t *q, *end;
+	uint32_t *out;
+	size_t n = p->nsample_locs, most = f->type == PP_WT_LEN ? f->len : 1;
+	uint64_t v;
+	int err;
+
+	if (f->type != PP_WT_LEN && f->type != PP_WT_VARINT)
 		return bad(d, "bad location_id");
-	w.p = f->data;
-	w.end = f->data + f->len;
-	while (w.p < w.end) {
-		if (!pp_wire_varint(&w, &v))
+	if (n + most > UINT32_MAX)
+		return pp_error(d->ctx, PP_ELIMIT, "%s: too many stack frames",
+		                d->name);
+	if ((err = pp_grow(d->ctx, (void **)&p->sample_locs,
+	                   &p->cap_sample_locs, n + most,
+	                   sizeof(*p->sample_locs))) < 0)
+		return err;
+	out = p->sample_locs;
+	if (f->type == PP_WT_VARINT) {
+		out[n] = pp_idmap_get(&d->locations, f->varint);
+		if (out[n] == PP_NONE)
+			return badf(d, "sample refers to unknown location %llu",
+			            (unsigned long long)f->varint);
+		p->nsample_locs = n + 1;
+		return 0;
+	}
+	for (q = f->data, end = f->data + f->len; q < end;) {
+		if (!(q = packed_varint(q, end, &v)))
 			return bad(d, "bad location_id");
-	one:
-		if (*n == d->cap_locs &&
-		    pp_grow(d->ctx, (void **)&d->locs, &d->cap_locs, *n + 1,
-		            sizeof(*d->locs)) < 0)
-			return PP_ENOMEM;
-		d->locs[*n] = pp_idmap_get(&d->locations, v);
-		if (d->locs[*n] == PP_NONE)
+		out[n] = pp_idmap_get(&d->locations, v);
+		if (out[n] == PP_NONE)
 			return badf(d, "sample refers to unknown location %llu",
 			            (unsigned long long)v);
-		(*n)++;
-		if (!w.p)
-			break;
+		n++;
 	}
+	p->nsample_locs = n;
 	return 0;
 }
 
+/* Sample values, packed or not, into the decoder's per-sample buffer. */
 static int push_values(struct decoder *d, const struct pp_field *f, size_t *n)
 {
-	struct pp_wire w;
+	const uint8_t *q, *end;
+	size_t most = f->type == PP_WT_LEN ? f->len : 1;
 	uint64_t v;
+	int err;
 
-	if (f->type == PP_WT_VARINT) {
-		w.p = NULL;
-		w.end = NULL;
-		v = f->varint;
-		goto one;
-	}
-	if (f->type != PP_WT_LEN)
+	if (f->type != PP_WT_LEN && f->type != PP_WT_VARINT)
 		return bad(d, "bad sample value");
-	w.p = f->data;
-	w.end = f->data + f->len;
-	while (w.p < w.end) {
-		if (!pp_wire_varint(&w, &v))
+	if ((err = pp_grow(d->ctx, (void **)&d->vals, &d->cap_vals, *n + most,
+	                   sizeof(*d->vals))) < 0)
+		return err;
+	if (f->type == PP_WT_VARINT) {
+		d->vals[(*n)++] = (int64_t)f->varint;
+		return 0;
+	}
+	for (q = f->data, end = f->data + f->len; q < end;) {
+		if (!(q = packed_varint(q, end, &v)))
 			return bad(d, "bad sample value");
-	one:
-		if (*n == d->cap_vals &&
-		    pp_grow(d->ctx, (void **)&d->vals, &d->cap_vals, *n + 1,
-		            sizeof(*d->vals)) < 0)
-			return PP_ENOMEM;
 		d->vals[(*n)++] = (int64_t)v;
-		if (!w.p)
-			break;
 	}
 	return 0;
 }
 
 static int add_sample(struct decoder *d, const struct pp_field *sf)
 {
+	struct pp_profile *p = d->p;
 	struct pp_wire w = {sf->data, sf->data + sf->len};
 	struct pp_field f;
-	size_t nlocs = 0, nvals = 0, nlabels = 0;
+	size_t loc_first = p->nsample_locs, label_first = p->nlabels;
+	size_t nvals = 0, nt = p->nsample_types;
+	struct pp_sample *smp;
 	int r, err;
 
 	if (sf->type != PP_WT_LEN)
 		return bad(d, "bad sample");
+	if (p->nsamples >= UINT32_MAX - 1)
+		return pp_error(d->ctx, PP_ELIMIT, "%s: too many samples",
+		                d->name);
 	while ((r = pp_wire_next(&w, &f)) > 0) {
 		switch (f.number) {
 		case 1:
-			if ((err = push_u32_locations(d, &f, &nlocs)) < 0)
+			if ((err = push_locations(d, &f)) < 0)
 				return err;
 			break;
 		case 2:
@@ -519,28 +545,44 @@ static int add_sample(struct decoder *d, const struct pp_field *sf)
 		case 3:
 			if (f.type != PP_WT_LEN)
 				return bad(d, "bad label");
-			if ((err = pp_grow(d->ctx, (void **)&d->labels,
-			                   &d->cap_labels, nlabels + 1,
-			                   sizeof(*d->labels))) < 0 ||
+			if (p->nlabels >= UINT32_MAX - 1)
+				return pp_error(d->ctx, PP_ELIMIT,
+				                "%s: too many labels", d->name);
+			if ((err = pp_grow(d->ctx, (void **)&p->labels,
+			                   &p->cap_labels, p->nlabels + 1,
+			                   sizeof(*p->labels))) < 0 ||
 			    (err = parse_label(d, f.data, f.len,
-			                       &d->labels[nlabels])) < 0)
+			                       &p->labels[p->nlabels])) < 0)
 				return err;
-			nlabels++;
+			p->nlabels++;
 			break;
 		}
 	}
 	if (r < 0)
 		return bad(d, "bad sample");
-	if (nvals != d->p->nsample_types) {
+	if (nvals != nt) {
 		char buf[128];
 
-		snprintf(buf, sizeof(buf),
-		         "sample has %zu values, but there are %u sample types",
-		         nvals, d->p->nsample_types);
+		snprintf(
+		        buf, sizeof(buf),
+		        "sample has %zu values, but there are %zu sample types",
+		        nvals, nt);
 		return bad(d, buf);
 	}
-	return pp_profile_add_sample(d->p, d->locs, nlocs, d->vals, d->labels,
-	                             nlabels);
+	if ((err = pp_grow(d->ctx, (void **)&p->samples, &p->cap_samples,
+	                   (size_t)p->nsamples + 1, sizeof(*p->samples))) < 0 ||
+	    (err = pp_grow(d->ctx, (void **)&p->values, &p->cap_values,
+	                   ((size_t)p->nsamples + 1) * nt,
+	                   sizeof(*p->values))) < 0)
+		return err;
+	memcpy(p->values + (size_t)p->nsamples * nt, d->vals,
+	       nt * sizeof(*d->vals));
+	smp = &p->samples[p->nsamples++];
+	smp->loc_first = (uint32_t)loc_first;
+	smp->loc_count = (uint32_t)(p->nsample_locs - loc_first);
+	smp->label_first = (uint32_t)label_first;
+	smp->label_count = (uint32_t)(p->nlabels - label_first);
+	return 0;
 }
 
 static int walk_samples(struct decoder *d)
@@ -621,9 +663,7 @@ done:
 	pp_idmap_release(&d.locations);
 	pp_scratch_release(&d.scratch);
 	pp_free(ctx, d.strmap);
-	pp_free(ctx, d.locs);
 	pp_free(ctx, d.vals);
-	pp_free(ctx, d.labels);
 	if (err < 0) {
 		pp_profile_free(d.p);
 		return err;

@@ -288,6 +288,38 @@ static void select_output_unit(struct pp_report *r)
 	r->output_unit = *unit ? unit : r->sample_unit;
 }
 
+/* Zero the values of nodes outside r->kept, which takes them out of the
+ * report exactly as rebuilding the graph without them would. */
+static void drop_unkept(struct pp_report *r)
+{
+	struct pp_graph *g = r->graph;
+
+	for (uint32_t n = 0; n < g->nnodes; n++) {
+		if (r->kept[n])
+			continue;
+		g->nodes[n].flat = g->nodes[n].flat_div = 0;
+		g->nodes[n].cum = g->nodes[n].cum_div = 0;
+	}
+}
+
+/* The edges into kept nodes that may be inlined, with the kept set in
+ * force (paths through dropped nodes become residual edges). Skipped when
+ * no kept node can carry an "(inline)" mark. */
+static int add_inline_edges(struct pp_report *r)
+{
+	struct pp_graph *g = r->graph;
+	bool any = false;
+
+	for (uint32_t i = 0; i < r->norder; i++)
+		any = any || g->nodes[r->order[i]].maybe_inline;
+	if (!any)
+		return 0;
+	memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
+	for (uint32_t i = 0; i < r->norder; i++)
+		r->kept[r->order[i]] = true;
+	return pp_graph_accumulate(g, r->kept, PP_EDGES_INLINE_TARGETS);
+}
+
 int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 {
 	struct pp_graph_opts go = {0};
@@ -310,7 +342,10 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 	go.granularity = r->opts.granularity;
 	go.noinlines = r->opts.noinlines;
 	go.drop_negative = r->opts.drop_negative;
-	go.edges = PP_EDGES_INLINE_TARGETS;
+	/* Values first; edges (only those the "(inline)" marks need) are
+	 * added in one last pass over the final node set, since keeping a
+	 * subset of nodes never changes the values of the nodes kept. */
+	go.edges = PP_EDGES_NONE;
 	pp_graph_free(r->graph);
 	r->graph = NULL;
 	if ((err = pp_graph_new(r->ctx, r->prof, &go, &r->graph)) < 0)
@@ -349,9 +384,8 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 		}
 		if (nkept != r->norder) {
 			r->dropped_nodes = r->norder - nkept;
-			if ((err = pp_graph_accumulate(g, r->kept, go.edges)) <
-			            0 ||
-			    (err = select_order(r)) < 0)
+			drop_unkept(r);
+			if ((err = select_order(r)) < 0)
 				return err;
 		}
 	}
@@ -360,10 +394,12 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 		memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
 		for (int i = 0; i < nodecount; i++)
 			r->kept[r->order[i]] = true;
-		if ((err = pp_graph_accumulate(g, r->kept, go.edges)) < 0 ||
-		    (err = select_order(r)) < 0)
+		drop_unkept(r);
+		if ((err = select_order(r)) < 0)
 			return err;
 	}
+	if ((err = add_inline_edges(r)) < 0)
+		return err;
 	trim_edges(r, edge_cutoff);
 	select_output_unit(r);
 	return 0;
