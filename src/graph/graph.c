@@ -315,14 +315,20 @@ static int accumulate_values(struct pp_graph *g)
 	const uint32_t *lnf = g->loc_node_first, *ln = g->loc_nodes;
 	int64_t *sums = pp_calloc(g->ctx, (size_t)nn * 4, sizeof(*sums));
 	uint32_t *stamps = pp_calloc(g->ctx, nn, sizeof(*stamps));
+	uint32_t *one =
+	        pp_malloc(g->ctx, ((size_t)p->nlocations + 1) * sizeof(*one));
 	uint32_t stamp = 0;
 	bool mean = g->opts.mean;
 
-	if (!sums || !stamps) {
+	if (!sums || !stamps || !one) {
 		pp_free(g->ctx, sums);
 		pp_free(g->ctx, stamps);
+		pp_free(g->ctx, one);
 		return pp_error(g->ctx, PP_ENOMEM, "out of memory");
 	}
+	/* Most locations have one line: their node, or PP_NONE. */
+	for (uint32_t l = 0; l < p->nlocations; l++)
+		one[l] = lnf[l + 1] - lnf[l] == 1 ? ln[lnf[l]] : PP_NONE;
 	/* sums[4n] flat, [4n+1] flat_div, [4n+2] cum, [4n+3] cum_div */
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const struct pp_sample *smp = &p->samples[s];
@@ -337,8 +343,16 @@ static int accumulate_values(struct pp_graph *g)
 			stamp = 1;
 		}
 		for (uint32_t i = 0; i < smp->loc_count; i++) {
-			uint32_t l = locs[i];
+			uint32_t l = locs[i], n = one[l];
 
+			if (n != PP_NONE) {
+				if (stamps[n] != stamp) {
+					stamps[n] = stamp;
+					sums[4 * (size_t)n + 2] += w;
+					sums[4 * (size_t)n + 3] += dw;
+				}
+				continue;
+			}
 			for (uint32_t k = lnf[l]; k < lnf[l + 1]; k++) {
 				uint32_t n = ln[k];
 
@@ -369,6 +383,7 @@ static int accumulate_values(struct pp_graph *g)
 	g->nedges = 0;
 	pp_free(g->ctx, sums);
 	pp_free(g->ctx, stamps);
+	pp_free(g->ctx, one);
 	return 0;
 }
 

@@ -442,6 +442,11 @@ static inline const uint8_t *packed_varint(const uint8_t *q, const uint8_t *end,
 		*out = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
 		return q + 2;
 	}
+	if (end - q >= 3 && q[2] < 0x80) {
+		*out = (uint64_t)(q[0] & 0x7f) | (uint64_t)(q[1] & 0x7f) << 7 |
+		       (uint64_t)q[2] << 14;
+		return q + 3;
+	}
 	w.p = q;
 	w.end = end;
 	return pp_wire_varint(&w, out) ? w.p : NULL;

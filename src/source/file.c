@@ -116,7 +116,22 @@ int pp_source_open(struct pp_ctx *ctx, const char *path,
 	*out = NULL;
 	if ((err = pp_source_read_file(ctx, path, &file)) < 0)
 		return err;
-	err = pp_source_decode(ctx, name, file.data, file.len, out);
+	if (file.len == 0) {
+		pp_bytes_release(ctx, &file);
+		return pp_error(ctx, PP_EFORMAT, "%s: empty input file", name);
+	}
+	if (pp_source_is_gzip(file.data, file.len)) {
+		struct pp_bytes raw = {NULL, 0};
+
+		/* Drop the compressed bytes before decoding: at peak, memory
+		 * holds the raw profile and the model, not a third copy. */
+		err = pp_source_gunzip(ctx, name, file.data, file.len, &raw);
+		pp_bytes_release(ctx, &file);
+		if (err < 0)
+			return err;
+		file = raw;
+	}
+	err = pp_decode(ctx, name, file.data, file.len, out);
 	pp_bytes_release(ctx, &file);
 	return err;
 }
