@@ -541,7 +541,7 @@ size_t pp_node_name(const struct pp_graph *g, const struct pp_node *n,
 
 #define PUT(...)                                                        \
 	do {                                                            \
-		w = snprintf(buf + (len < size ? len : size),           \
+		w = snprintf(len < size ? buf + len : NULL,             \
 		             len < size ? size - len : 0, __VA_ARGS__); \
 		if (w > 0)                                              \
 			len += (size_t)w;                               \

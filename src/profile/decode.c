@@ -642,7 +642,9 @@ int pp_decode_proto(struct pp_ctx *ctx, const char *name, const uint8_t *data,
 	d.p = pp_profile_new(ctx);
 	if (!d.p)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
-	if ((err = pp_scratch_init(&d.scratch, ctx, 64 * 1024)) < 0)
+	if ((err = pp_scratch_init(&d.scratch, ctx, 64 * 1024)) < 0 ||
+	    (err = pp_grow(ctx, (void **)&d.vals, &d.cap_vals, 16,
+	                   sizeof(*d.vals))) < 0)
 		goto done;
 	if ((err = walk_strings(&d)) < 0)
 		goto done;

@@ -5,6 +5,10 @@
 
 #include "pprof/profile.h"
 
+#define GROW(p, arr, cap, need)                                  \
+	pp_grow((p)->ctx, (void **)&(p)->arr, &(p)->cap, (need), \
+	        sizeof(*(p)->arr))
+
 struct pp_profile *pp_profile_new(struct pp_ctx *ctx)
 {
 	struct pp_profile *p = pp_calloc(ctx, 1, sizeof(*p));
@@ -13,8 +17,19 @@ struct pp_profile *pp_profile_new(struct pp_ctx *ctx)
 		return NULL;
 	p->ctx = ctx;
 	p->strings = pp_strtab_new(ctx);
-	if (!p->strings) {
-		pp_free(ctx, p);
+	/* Every array starts allocated, so `array + index` is defined even
+	 * for an empty profile (pointer arithmetic on NULL is not). */
+	if (!p->strings || GROW(p, sample_types, cap_sample_types, 1) < 0 ||
+	    GROW(p, samples, cap_samples, 1) < 0 ||
+	    GROW(p, sample_locs, cap_sample_locs, 1) < 0 ||
+	    GROW(p, values, cap_values, 1) < 0 ||
+	    GROW(p, labels, cap_labels, 1) < 0 ||
+	    GROW(p, locations, cap_locations, 1) < 0 ||
+	    GROW(p, lines, cap_lines, 1) < 0 ||
+	    GROW(p, functions, cap_functions, 1) < 0 ||
+	    GROW(p, mappings, cap_mappings, 1) < 0 ||
+	    GROW(p, comments, cap_comments, 1) < 0) {
+		pp_profile_free(p);
 		return NULL;
 	}
 	return p;
@@ -40,10 +55,6 @@ void pp_profile_free(struct pp_profile *p)
 	pp_free(ctx, p->comments);
 	pp_free(ctx, p);
 }
-
-#define GROW(p, arr, cap, need)                                  \
-	pp_grow((p)->ctx, (void **)&(p)->arr, &(p)->cap, (need), \
-	        sizeof(*(p)->arr))
 
 static int too_many(struct pp_profile *p, const char *what)
 {
