@@ -1,4 +1,6 @@
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli/pipeline.h"
@@ -74,13 +76,23 @@ int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 		goto done;
 	}
 	err = cmd->run(rpt, arg, out);
+	if (ferror(out)) {
+		/* Name the destination and the system's reason (a full disk,
+		 * a file-size limit), not the report's generic failure. */
+		int e = errno ? errno : EIO;
+
+		err = pp_error(ctx, PP_EIO, "%s: %s",
+		               cfg->output ? cfg->output : "stdout",
+		               strerror(e));
+	}
 	if (cfg->output) {
 		if (err < 0)
 			pp_atomic_abort(ctx, &af);
 		else
 			err = pp_atomic_commit(ctx, &af);
 	} else if (err >= 0 && fflush(stdout) != 0) {
-		err = pp_error(ctx, PP_EIO, "stdout: write error");
+		err = pp_error(ctx, PP_EIO, "stdout: %s",
+		               strerror(errno ? errno : EIO));
 	}
 done:
 	if (err < 0 && af.fp)

@@ -69,6 +69,24 @@ run top -output "$TMP/no/such/dir/out.txt" "$GOOD"
 expect_status 1 "unwritable output"
 expect_err_line "out.txt: No such file or directory$" "unwritable output"
 
+# A full disk: stdout to /dev/full, and an output file over the file-size
+# limit (what a full disk looks like to write(2)), with the file left
+# untouched.
+"$PPROF_C" top "$GOOD" >/dev/full 2>"$TMP/err"
+RC=$?
+expect_status 1 "stdout on a full disk"
+expect_err_line "^pprof-c: stdout: (write error|No space left on device)" "stdout on a full disk"
+echo "precious" >"$TMP/keep2.txt"
+(
+	ulimit -f 1
+	trap '' XFSZ
+	"$PPROF_C" top -addresses -output "$TMP/keep2.txt" "$GOOD" 2>"$TMP/err"
+)
+RC=$?
+expect_status 1 "output file over the size limit"
+expect_err_line "keep2.txt: File too large$" "output file over the size limit"
+if [ "$(cat "$TMP/keep2.txt")" = "precious" ] && [ -z "$(ls "$TMP" | grep pprof-c-)" ]; then ok; else bad "failed write changed the file or left a temporary"; fi
+
 # Usage errors: exit status 2.
 run top -nosuchoption "$GOOD"
 expect_status 2 "unknown option"
