@@ -29,4 +29,13 @@ int pp_decode_proto(struct pp_ctx *ctx, const char *name, const uint8_t *data,
 int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
               size_t len, struct pp_profile **out);
 
+/*
+ * Like pp_decode, but takes ownership of data (allocated with pp_malloc):
+ * pages already read may be returned to the system while decoding, so a
+ * big profile's raw bytes and its model are not both held in full, and data
+ * is freed before returning, whatever the result.
+ */
+int pp_decode_owned(struct pp_ctx *ctx, const char *name, uint8_t *data,
+                    size_t len, struct pp_profile **out);
+
 #endif

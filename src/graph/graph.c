@@ -1,4 +1,5 @@
 /* Aggregation of samples into nodes and edges; see pprof/graph.h. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -305,45 +306,45 @@ static void next_stamp(struct pp_graph *g)
  * The common pass -- every node kept, no edges -- over compact arrays: at
  * tens of millions of frames, keeping the per-frame working set (stamps and
  * sums) small is what makes it fast. Frame order does not matter for cum,
- * so each stack is read front to back.
+ * so each stack is read front to back. Big profiles are split between two
+ * threads, each summing its half of the samples into its own arrays.
  */
-static int accumulate_values(struct pp_graph *g)
+struct value_pass {
+	const struct pp_graph *g;
+	const uint32_t *one;  /* a location's only node, or PP_NONE */
+	uint32_t first, last; /* the samples [first, last) */
+	int64_t *sums;        /* per node: flat, flat_div, cum, cum_div */
+	uint32_t *stamps;
+	uint32_t nstamps;
+};
+
+static void *value_pass_run(void *arg)
 {
+	struct value_pass *vp = arg;
+	const struct pp_graph *g = vp->g;
 	const struct pp_profile *p = g->prof;
-	uint32_t nt = p->nsample_types, si = g->opts.sample_index;
-	uint32_t nn = g->nnodes ? g->nnodes : 1;
 	const uint32_t *lnf = g->loc_node_first, *ln = g->loc_nodes;
-	int64_t *sums = pp_calloc(g->ctx, (size_t)nn * 4, sizeof(*sums));
-	uint32_t *stamps = pp_calloc(g->ctx, nn, sizeof(*stamps));
-	uint32_t *one =
-	        pp_malloc(g->ctx, ((size_t)p->nlocations + 1) * sizeof(*one));
-	uint32_t stamp = 0;
+	uint32_t nt = p->nsample_types, si = g->opts.sample_index;
+	int64_t *sums = vp->sums;
+	uint32_t *stamps = vp->stamps, stamp = 0;
 	bool mean = g->opts.mean;
 
-	if (!sums || !stamps || !one) {
-		pp_free(g->ctx, sums);
-		pp_free(g->ctx, stamps);
-		pp_free(g->ctx, one);
-		return pp_error(g->ctx, PP_ENOMEM, "out of memory");
-	}
-	/* Most locations have one line: their node, or PP_NONE. */
-	for (uint32_t l = 0; l < p->nlocations; l++)
-		one[l] = lnf[l + 1] - lnf[l] == 1 ? ln[lnf[l]] : PP_NONE;
-	/* sums[4n] flat, [4n+1] flat_div, [4n+2] cum, [4n+3] cum_div */
-	for (uint32_t s = 0; s < p->nsamples; s++) {
+	for (uint32_t s = vp->first; s < vp->last; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *vals = p->values + (size_t)s * nt;
 		const uint32_t *locs = p->sample_locs + smp->loc_first;
 		int64_t w = vals[si], dw = mean ? vals[0] : 0;
+		uint32_t leaf;
 
 		if ((w == 0 && dw == 0) || smp->loc_count == 0)
 			continue;
 		if (++stamp == UINT32_MAX) {
-			memset(stamps, 0, (size_t)nn * sizeof(*stamps));
+			memset(stamps, 0,
+			       (size_t)vp->nstamps * sizeof(*stamps));
 			stamp = 1;
 		}
 		for (uint32_t i = 0; i < smp->loc_count; i++) {
-			uint32_t l = locs[i], n = one[l];
+			uint32_t l = locs[i], n = vp->one[l];
 
 			if (n != PP_NONE) {
 				if (stamps[n] != stamp) {
@@ -354,8 +355,7 @@ static int accumulate_values(struct pp_graph *g)
 				continue;
 			}
 			for (uint32_t k = lnf[l]; k < lnf[l + 1]; k++) {
-				uint32_t n = ln[k];
-
+				n = ln[k];
 				if (stamps[n] != stamp) {
 					stamps[n] = stamp;
 					sums[4 * (size_t)n + 2] += w;
@@ -364,27 +364,81 @@ static int accumulate_values(struct pp_graph *g)
 			}
 		}
 		/* The leaf is the innermost line of the first location. */
-		{
-			uint32_t leaf = ln[lnf[locs[0]]];
+		leaf = ln[lnf[locs[0]]];
+		sums[4 * (size_t)leaf] += w;
+		sums[4 * (size_t)leaf + 1] += dw;
+	}
+	return NULL;
+}
 
-			sums[4 * (size_t)leaf] += w;
-			sums[4 * (size_t)leaf + 1] += dw;
-		}
+/* Below this many samples a second thread costs more than it saves. */
+#define PARALLEL_MIN_SAMPLES 200000
+
+static int accumulate_values(struct pp_graph *g)
+{
+	const struct pp_profile *p = g->prof;
+	uint32_t nn = g->nnodes ? g->nnodes : 1;
+	int nparts = p->nsamples >= PARALLEL_MIN_SAMPLES ? 2 : 1;
+	struct value_pass vp[2];
+	uint32_t *one;
+	pthread_t helper;
+	bool threaded = false;
+	int err = 0;
+
+	memset(vp, 0, sizeof(vp));
+	one = pp_malloc(g->ctx, ((size_t)p->nlocations + 1) * sizeof(*one));
+	for (int i = 0; i < nparts; i++) {
+		vp[i].g = g;
+		vp[i].one = one;
+		vp[i].first = (uint32_t)((uint64_t)p->nsamples * i / nparts);
+		vp[i].last =
+		        (uint32_t)((uint64_t)p->nsamples * (i + 1) / nparts);
+		vp[i].sums = pp_calloc(g->ctx, (size_t)nn * 4, sizeof(int64_t));
+		vp[i].stamps = pp_calloc(g->ctx, nn, sizeof(uint32_t));
+		vp[i].nstamps = nn;
+		if (!vp[i].sums || !vp[i].stamps)
+			err = PP_ENOMEM;
+	}
+	if (!one || err) {
+		err = pp_error(g->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (uint32_t l = 0; l < p->nlocations; l++) {
+		const uint32_t *lnf = g->loc_node_first;
+
+		one[l] = lnf[l + 1] - lnf[l] == 1 ? g->loc_nodes[lnf[l]]
+		                                  : PP_NONE;
+	}
+	if (nparts == 2)
+		threaded = pthread_create(&helper, NULL, value_pass_run,
+		                          &vp[1]) == 0;
+	value_pass_run(&vp[0]);
+	if (nparts == 2) {
+		if (threaded)
+			pthread_join(helper, NULL);
+		else
+			value_pass_run(&vp[1]);
+		for (size_t k = 0; k < (size_t)nn * 4; k++)
+			vp[0].sums[k] += vp[1].sums[k];
 	}
 	for (uint32_t n = 0; n < g->nnodes; n++) {
 		struct pp_node *node = &g->nodes[n];
+		const int64_t *sum = vp[0].sums + 4 * (size_t)n;
 
-		node->flat = sums[4 * (size_t)n];
-		node->flat_div = sums[4 * (size_t)n + 1];
-		node->cum = sums[4 * (size_t)n + 2];
-		node->cum_div = sums[4 * (size_t)n + 3];
+		node->flat = sum[0];
+		node->flat_div = sum[1];
+		node->cum = sum[2];
+		node->cum_div = sum[3];
 		node->in_inline = node->in_call = false;
 	}
 	g->nedges = 0;
-	pp_free(g->ctx, sums);
-	pp_free(g->ctx, stamps);
+done:
+	for (int i = 0; i < 2; i++) {
+		pp_free(g->ctx, vp[i].sums);
+		pp_free(g->ctx, vp[i].stamps);
+	}
 	pp_free(g->ctx, one);
-	return 0;
+	return err;
 }
 
 int pp_graph_accumulate(struct pp_graph *g, const bool *kept,

@@ -14,6 +14,9 @@
  *   3. locations (they refer to mappings and functions);
  *   4. samples (they refer to locations).
  */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +24,7 @@
 #include "profile.pb-c.h"
 #include "profile/idmap.h"
 #include "profile/wire.h"
+#include "util/pages.h"
 #include "util/scratch.h"
 
 enum {
@@ -54,8 +58,34 @@ struct decoder {
 	uint64_t max_id[16];
 	struct pp_idmap mappings, functions, locations;
 
-	/* The values of the sample being read. */
-	int64_t *vals;
+	/* Where the samples are. Producers write them as one run of fields;
+	 * when they do, the other walks jump over the run, and a big run is
+	 * decoded by two threads, split at a recorded sample boundary. */
+	const uint8_t *samples_begin, *samples_end;
+	bool samples_contiguous;
+	const uint8_t **marks; /* start of every MARK_EVERY-th sample */
+	size_t nmarks, cap_marks;
+	/* The input is ours to discard as the samples are read. */
+	bool release_input;
+};
+
+/* How far the sample walk reads before returning consumed input pages. */
+#define RELEASE_EVERY (4u << 20)
+
+#define MARK_EVERY 16384
+
+/* Where decoded samples go: the profile's own arrays, or, for the second
+ * half of a split run, arrays of their own appended afterwards. */
+struct sample_sink {
+	struct pp_sample *samples;
+	size_t nsamples, cap_samples;
+	uint32_t *locs;
+	size_t nlocs, cap_locs;
+	int64_t *values;
+	size_t cap_values;
+	struct pp_label *labels;
+	size_t nlabels, cap_labels;
+	int64_t *vals; /* the values of the sample being read */
 	size_t cap_vals;
 };
 
@@ -100,7 +130,24 @@ static int id_of_sub(const uint8_t *data, size_t len, uint64_t *id)
 	return r;
 }
 
-/* Walk 1: counts, largest ids, and the string table. */
+/*
+ * The stretches of the message that hold everything but the samples: with
+ * a contiguous run of samples, the parts before and after it (part 0 and
+ * 1); otherwise the whole message once (part 0), samples and all. Returns
+ * false for a part that does not exist.
+ */
+static bool other_fields(const struct decoder *d, int part, struct pp_wire *w)
+{
+	if (!d->samples_begin || !d->samples_contiguous) {
+		*w = d->top;
+		return part == 0;
+	}
+	w->p = part == 0 ? d->top.p : d->samples_end;
+	w->end = part == 0 ? d->samples_begin : d->top.end;
+	return true;
+}
+
+/* Walk 1: counts, largest ids, sample run, and the string table. */
 static int walk_strings(struct decoder *d)
 {
 	struct pp_wire w = d->top;
@@ -108,9 +155,29 @@ static int walk_strings(struct decoder *d)
 	uint64_t si = 0;
 	int r;
 
+	const uint8_t *start = w.p, *last_other = NULL;
+
+	d->samples_contiguous = true;
 	while ((r = pp_wire_next(&w, &f)) > 0) {
 		uint64_t id;
 
+		if (f.number == F_SAMPLE) {
+			if (!d->samples_begin)
+				d->samples_begin = start;
+			else if (last_other && last_other > d->samples_begin)
+				d->samples_contiguous = false;
+			d->samples_end = w.p;
+			if (d->count[F_SAMPLE] % MARK_EVERY == 0) {
+				if (pp_grow(d->ctx, (void **)&d->marks,
+				            &d->cap_marks, d->nmarks + 1,
+				            sizeof(*d->marks)) < 0)
+					return PP_ENOMEM;
+				d->marks[d->nmarks++] = start;
+			}
+		} else {
+			last_other = start;
+		}
+		start = w.p;
 		if (f.number < 16)
 			d->count[f.number]++;
 		if (f.number == F_MAPPING || f.number == F_LOCATION ||
@@ -134,22 +201,28 @@ static int walk_strings(struct decoder *d)
 	d->strmap = pp_malloc(d->ctx, d->nstrings * sizeof(*d->strmap));
 	if (!d->strmap)
 		return pp_error(d->ctx, PP_ENOMEM, "out of memory");
-	w = d->top;
-	while (pp_wire_next(&w, &f) > 0) {
-		pp_str s;
-
-		if (f.number != F_STRING_TABLE)
+	for (int part = 0; part < 2; part++) {
+		if (!other_fields(d, part, &w))
 			continue;
-		if (f.type != PP_WT_LEN)
-			return bad(d, "string table entry is not a string");
-		if (si == 0 && f.len != 0)
-			return bad(d, "string table[0] must be \"\"");
-		s = pp_strtab_intern(d->p->strings, (const char *)f.data,
-		                     f.len);
-		if (s == PP_NONE)
-			return pp_error(d->ctx, PP_ENOMEM,
-			                "out of memory interning strings");
-		d->strmap[si++] = s;
+		while (pp_wire_next(&w, &f) > 0) {
+			pp_str s;
+
+			if (f.number != F_STRING_TABLE)
+				continue;
+			if (f.type != PP_WT_LEN)
+				return bad(
+				        d,
+				        "string table entry is not a string");
+			if (si == 0 && f.len != 0)
+				return bad(d, "string table[0] must be \"\"");
+			s = pp_strtab_intern(d->p->strings,
+			                     (const char *)f.data, f.len);
+			if (s == PP_NONE)
+				return pp_error(d->ctx, PP_ENOMEM,
+				                "out of memory interning "
+				                "strings");
+			d->strmap[si++] = s;
+		}
 	}
 	return 0;
 }
@@ -234,10 +307,24 @@ static int add_function(struct decoder *d, const struct pp_field *f)
 	return 0;
 }
 
+static int header_fields(struct decoder *d, struct pp_wire w);
+
 /* Walk 2: everything but locations and samples. */
 static int walk_header(struct decoder *d)
 {
-	struct pp_wire w = d->top;
+	for (int part = 0; part < 2; part++) {
+		struct pp_wire w;
+		int err;
+
+		if (other_fields(d, part, &w) &&
+		    (err = header_fields(d, w)) < 0)
+			return err;
+	}
+	return 0;
+}
+
+static int header_fields(struct decoder *d, struct pp_wire w)
+{
 	struct pp_field f;
 	struct pp_profile *p = d->p;
 	int err = 0;
@@ -375,17 +462,21 @@ static int add_location(struct decoder *d, const struct pp_field *f,
 
 static int walk_locations(struct decoder *d)
 {
-	struct pp_wire w = d->top;
+	struct pp_wire w;
 	struct pp_field f;
 	struct pp_line *lines = NULL;
 	size_t cap_lines = 0;
 	int err = 0;
 
-	while (pp_wire_next(&w, &f) > 0) {
-		if (f.number != F_LOCATION)
+	for (int part = 0; part < 2 && err >= 0; part++) {
+		if (!other_fields(d, part, &w))
 			continue;
-		if ((err = add_location(d, &f, &lines, &cap_lines)) < 0)
-			break;
+		while (pp_wire_next(&w, &f) > 0) {
+			if (f.number != F_LOCATION)
+				continue;
+			if ((err = add_location(d, &f, &lines, &cap_lines)) < 0)
+				break;
+		}
 	}
 	pp_free(d->ctx, lines);
 	return err;
@@ -454,15 +545,15 @@ static inline const uint8_t *packed_varint(const uint8_t *q, const uint8_t *end,
 
 /*
  * Location ids of one sample field, packed or not, mapped to indices and
- * appended straight to the profile's location array. A packed field of len
- * bytes holds at most len ids, so room is made once per field.
+ * appended straight to the sink. A packed field of len bytes holds at most
+ * len ids, so room is made once per field.
  */
-static int push_locations(struct decoder *d, const struct pp_field *f)
+static int push_locations(struct decoder *d, struct sample_sink *k,
+                          const struct pp_field *f)
 {
-	struct pp_profile *p = d->p;
 	const uint8_t *q, *end;
 	uint32_t *out;
-	size_t n = p->nsample_locs, most = f->type == PP_WT_LEN ? f->len : 1;
+	size_t n = k->nlocs, most = f->type == PP_WT_LEN ? f->len : 1;
 	uint64_t v;
 	int err;
 
@@ -471,17 +562,16 @@ static int push_locations(struct decoder *d, const struct pp_field *f)
 	if (n + most > UINT32_MAX)
 		return pp_error(d->ctx, PP_ELIMIT, "%s: too many stack frames",
 		                d->name);
-	if ((err = pp_grow(d->ctx, (void **)&p->sample_locs,
-	                   &p->cap_sample_locs, n + most,
-	                   sizeof(*p->sample_locs))) < 0)
+	if ((err = pp_grow(d->ctx, (void **)&k->locs, &k->cap_locs, n + most,
+	                   sizeof(*k->locs))) < 0)
 		return err;
-	out = p->sample_locs;
+	out = k->locs;
 	if (f->type == PP_WT_VARINT) {
 		out[n] = pp_idmap_get(&d->locations, f->varint);
 		if (out[n] == PP_NONE)
 			return badf(d, "sample refers to unknown location %llu",
 			            (unsigned long long)f->varint);
-		p->nsample_locs = n + 1;
+		k->nlocs = n + 1;
 		return 0;
 	}
 	for (q = f->data, end = f->data + f->len; q < end;) {
@@ -493,12 +583,13 @@ static int push_locations(struct decoder *d, const struct pp_field *f)
 			            (unsigned long long)v);
 		n++;
 	}
-	p->nsample_locs = n;
+	k->nlocs = n;
 	return 0;
 }
 
-/* Sample values, packed or not, into the decoder's per-sample buffer. */
-static int push_values(struct decoder *d, const struct pp_field *f, size_t *n)
+/* Sample values, packed or not, into the sink's per-sample buffer. */
+static int push_values(struct decoder *d, struct sample_sink *k,
+                       const struct pp_field *f, size_t *n)
 {
 	const uint8_t *q, *end;
 	size_t most = f->type == PP_WT_LEN ? f->len : 1;
@@ -507,59 +598,59 @@ static int push_values(struct decoder *d, const struct pp_field *f, size_t *n)
 
 	if (f->type != PP_WT_LEN && f->type != PP_WT_VARINT)
 		return bad(d, "bad sample value");
-	if ((err = pp_grow(d->ctx, (void **)&d->vals, &d->cap_vals, *n + most,
-	                   sizeof(*d->vals))) < 0)
+	if ((err = pp_grow(d->ctx, (void **)&k->vals, &k->cap_vals, *n + most,
+	                   sizeof(*k->vals))) < 0)
 		return err;
 	if (f->type == PP_WT_VARINT) {
-		d->vals[(*n)++] = (int64_t)f->varint;
+		k->vals[(*n)++] = (int64_t)f->varint;
 		return 0;
 	}
 	for (q = f->data, end = f->data + f->len; q < end;) {
 		if (!(q = packed_varint(q, end, &v)))
 			return bad(d, "bad sample value");
-		d->vals[(*n)++] = (int64_t)v;
+		k->vals[(*n)++] = (int64_t)v;
 	}
 	return 0;
 }
 
-static int add_sample(struct decoder *d, const struct pp_field *sf)
+static int add_sample(struct decoder *d, struct sample_sink *k,
+                      const struct pp_field *sf)
 {
-	struct pp_profile *p = d->p;
 	struct pp_wire w = {sf->data, sf->data + sf->len};
 	struct pp_field f;
-	size_t loc_first = p->nsample_locs, label_first = p->nlabels;
-	size_t nvals = 0, nt = p->nsample_types;
+	size_t loc_first = k->nlocs, label_first = k->nlabels;
+	size_t nvals = 0, nt = d->p->nsample_types;
 	struct pp_sample *smp;
 	int r, err;
 
 	if (sf->type != PP_WT_LEN)
 		return bad(d, "bad sample");
-	if (p->nsamples >= UINT32_MAX - 1)
+	if (k->nsamples >= UINT32_MAX - 1)
 		return pp_error(d->ctx, PP_ELIMIT, "%s: too many samples",
 		                d->name);
 	while ((r = pp_wire_next(&w, &f)) > 0) {
 		switch (f.number) {
 		case 1:
-			if ((err = push_locations(d, &f)) < 0)
+			if ((err = push_locations(d, k, &f)) < 0)
 				return err;
 			break;
 		case 2:
-			if ((err = push_values(d, &f, &nvals)) < 0)
+			if ((err = push_values(d, k, &f, &nvals)) < 0)
 				return err;
 			break;
 		case 3:
 			if (f.type != PP_WT_LEN)
 				return bad(d, "bad label");
-			if (p->nlabels >= UINT32_MAX - 1)
+			if (k->nlabels >= UINT32_MAX - 1)
 				return pp_error(d->ctx, PP_ELIMIT,
 				                "%s: too many labels", d->name);
-			if ((err = pp_grow(d->ctx, (void **)&p->labels,
-			                   &p->cap_labels, p->nlabels + 1,
-			                   sizeof(*p->labels))) < 0 ||
+			if ((err = pp_grow(d->ctx, (void **)&k->labels,
+			                   &k->cap_labels, k->nlabels + 1,
+			                   sizeof(*k->labels))) < 0 ||
 			    (err = parse_label(d, f.data, f.len,
-			                       &p->labels[p->nlabels])) < 0)
+			                       &k->labels[k->nlabels])) < 0)
 				return err;
-			p->nlabels++;
+			k->nlabels++;
 			break;
 		}
 	}
@@ -574,35 +665,253 @@ static int add_sample(struct decoder *d, const struct pp_field *sf)
 		        nvals, nt);
 		return bad(d, buf);
 	}
-	if ((err = pp_grow(d->ctx, (void **)&p->samples, &p->cap_samples,
-	                   (size_t)p->nsamples + 1, sizeof(*p->samples))) < 0 ||
-	    (err = pp_grow(d->ctx, (void **)&p->values, &p->cap_values,
-	                   ((size_t)p->nsamples + 1) * nt,
-	                   sizeof(*p->values))) < 0)
+	if ((err = pp_grow(d->ctx, (void **)&k->samples, &k->cap_samples,
+	                   k->nsamples + 1, sizeof(*k->samples))) < 0 ||
+	    (err = pp_grow(d->ctx, (void **)&k->values, &k->cap_values,
+	                   (k->nsamples + 1) * nt + 1, sizeof(*k->values))) < 0)
 		return err;
-	memcpy(p->values + (size_t)p->nsamples * nt, d->vals,
-	       nt * sizeof(*d->vals));
-	smp = &p->samples[p->nsamples++];
+	if (nt)
+		memcpy(k->values + k->nsamples * nt, k->vals,
+		       nt * sizeof(*k->vals));
+	smp = &k->samples[k->nsamples++];
 	smp->loc_first = (uint32_t)loc_first;
-	smp->loc_count = (uint32_t)(p->nsample_locs - loc_first);
+	smp->loc_count = (uint32_t)(k->nlocs - loc_first);
 	smp->label_first = (uint32_t)label_first;
-	smp->label_count = (uint32_t)(p->nlabels - label_first);
+	smp->label_count = (uint32_t)(k->nlabels - label_first);
 	return 0;
 }
 
-static int walk_samples(struct decoder *d)
+/* Decode the sample fields in w into k. */
+static int sample_fields(struct decoder *d, struct sample_sink *k,
+                         struct pp_wire w)
 {
-	struct pp_wire w = d->top;
+	const uint8_t *unreleased = w.p;
 	struct pp_field f;
-	int err;
+	int r, err;
 
-	while (pp_wire_next(&w, &f) > 0) {
+	while ((r = pp_wire_next(&w, &f)) > 0) {
 		if (f.number != F_SAMPLE)
 			continue;
-		if ((err = add_sample(d, &f)) < 0)
+		if ((err = add_sample(d, k, &f)) < 0)
 			return err;
+		if (d->release_input &&
+		    (size_t)(w.p - unreleased) >= RELEASE_EVERY) {
+			pp_pages_release((void *)(uintptr_t)unreleased,
+			                 (size_t)(w.p - unreleased));
+			unreleased = w.p;
+		}
 	}
+	return r < 0 ? bad(d, "bad sample") : 0;
+}
+
+/* Move the profile's sample arrays into a sink, and back. */
+static void sink_from_profile(struct sample_sink *k, struct pp_profile *p)
+{
+	k->samples = p->samples;
+	k->nsamples = p->nsamples;
+	k->cap_samples = p->cap_samples;
+	k->locs = p->sample_locs;
+	k->nlocs = p->nsample_locs;
+	k->cap_locs = p->cap_sample_locs;
+	k->values = p->values;
+	k->cap_values = p->cap_values;
+	k->labels = p->labels;
+	k->nlabels = p->nlabels;
+	k->cap_labels = p->cap_labels;
+}
+
+static void sink_to_profile(struct sample_sink *k, struct pp_profile *p)
+{
+	p->samples = k->samples;
+	p->nsamples = (uint32_t)k->nsamples;
+	p->cap_samples = k->cap_samples;
+	p->sample_locs = k->locs;
+	p->nsample_locs = k->nlocs;
+	p->cap_sample_locs = k->cap_locs;
+	p->values = k->values;
+	p->cap_values = k->cap_values;
+	p->labels = k->labels;
+	p->nlabels = k->nlabels;
+	p->cap_labels = k->cap_labels;
+}
+
+/* Append the second half's labels to the first's. */
+static int append_labels(struct decoder *d, struct sample_sink *a,
+                         const struct sample_sink *b)
+{
+	int err;
+
+	if (a->nlabels + b->nlabels >= UINT32_MAX)
+		return pp_error(d->ctx, PP_ELIMIT, "%s: too many labels",
+		                d->name);
+	if ((err = pp_grow(d->ctx, (void **)&a->labels, &a->cap_labels,
+	                   a->nlabels + b->nlabels + 1, sizeof(*a->labels))) <
+	    0)
+		return err;
+	if (b->nlabels)
+		memcpy(a->labels + a->nlabels, b->labels,
+		       b->nlabels * sizeof(*b->labels));
+	a->nlabels += b->nlabels;
 	return 0;
+}
+
+struct sample_job {
+	struct decoder d; /* a copy: shares read-only tables, not the ctx */
+	struct pp_ctx ctx;
+	struct sample_sink sink;
+	struct pp_wire range;
+	int err;
+};
+
+static void *sample_job_run(void *arg)
+{
+	struct sample_job *job = arg;
+
+	job->err = sample_fields(&job->d, &job->sink, job->range);
+	return NULL;
+}
+
+/*
+ * Move n ids from src down to dst (dst < src; the ranges may overlap) in
+ * chunks, returning each chunk's source pages once nothing will be written
+ * there, so the move never holds two copies of the ids in memory.
+ */
+static void move_down(uint32_t *dst, uint32_t *src, size_t n)
+{
+	const size_t chunk = (size_t)1 << 18;
+	uint32_t *dst_end = dst + n;
+
+	for (size_t i = 0; i < n; i += chunk) {
+		size_t m = n - i < chunk ? n - i : chunk;
+		uint32_t *from = src + i;
+
+		memmove(dst + i, from, m * sizeof(*dst));
+		if (from >= dst_end)
+			pp_pages_release(from, m * sizeof(*from));
+	}
+}
+
+/* Below this many samples a second thread costs more than it saves. */
+#define PARALLEL_MIN_SAMPLES 200000
+
+/*
+ * A big run of samples is decoded by two threads into the same arrays, so
+ * that memory holds no second copy. The split is at a recorded sample
+ * boundary, so the first half's sample count is exact and the second half
+ * writes its samples and values straight after it. Location ids cannot
+ * outnumber the bytes that encode them, so the second half's ids start at
+ * that bound and are moved down afterwards; the array's untouched reserve
+ * costs address space, not memory, and is given back at the end.
+ */
+static int walk_samples_split(struct decoder *d, struct sample_sink *k,
+                              struct sample_job *job)
+{
+	struct pp_profile *p = d->p;
+	size_t nt = p->nsample_types, n = d->count[F_SAMPLE];
+	size_t mid_index = (d->nmarks / 2) * (size_t)MARK_EVERY;
+	const uint8_t *mid = d->marks[d->nmarks / 2];
+	size_t bound_a = (size_t)(mid - d->samples_begin);
+	size_t bound = (size_t)(d->samples_end - d->samples_begin);
+	struct pp_wire first = {d->samples_begin, mid};
+	pthread_t helper;
+	bool threaded;
+	int err;
+
+	if ((err = pp_grow(d->ctx, (void **)&k->samples, &k->cap_samples, n,
+	                   sizeof(*k->samples))) < 0 ||
+	    (err = pp_grow(d->ctx, (void **)&k->values, &k->cap_values,
+	                   n * nt + 1, sizeof(*k->values))) < 0 ||
+	    (err = pp_grow(d->ctx, (void **)&k->locs, &k->cap_locs, bound + 1,
+	                   sizeof(*k->locs))) < 0)
+		return err;
+	job->d = *d;
+	job->ctx = *d->ctx;
+	job->ctx.message[0] = '\0';
+	job->d.ctx = &job->ctx;
+	job->range.p = mid;
+	job->range.end = d->samples_end;
+	/* The second half's views into the shared arrays; their capacities
+	 * are exact or upper bounds, so they never reallocate. */
+	job->sink.samples = k->samples + mid_index;
+	job->sink.cap_samples = n - mid_index;
+	job->sink.values = k->values + mid_index * nt;
+	job->sink.cap_values = (n - mid_index) * nt + 1;
+	job->sink.locs = k->locs + bound_a;
+	job->sink.cap_locs = bound - bound_a + 1;
+	k->cap_samples = mid_index;
+	k->cap_values = mid_index * nt + 1;
+	k->cap_locs = bound_a + 1;
+
+	threaded = pthread_create(&helper, NULL, sample_job_run, job) == 0;
+	err = sample_fields(d, k, first);
+	if (threaded)
+		pthread_join(helper, NULL);
+	else
+		sample_job_run(job);
+	k->cap_samples = n;
+	k->cap_values = n * nt + 1;
+	k->cap_locs = bound + 1;
+	if (err >= 0 && job->err < 0) {
+		err = job->err;
+		memcpy(d->ctx->message, job->ctx.message,
+		       sizeof(d->ctx->message));
+	}
+	if (err >= 0 && k->nsamples != mid_index)
+		err = bad(d, "sample count changed between walks");
+	if (err >= 0)
+		err = append_labels(d, k, &job->sink);
+	if (err >= 0) {
+		for (size_t i = 0; i < job->sink.nsamples; i++) {
+			struct pp_sample *smp = &k->samples[mid_index + i];
+
+			smp->loc_first += (uint32_t)k->nlocs;
+			smp->label_first +=
+			        (uint32_t)(k->nlabels - job->sink.nlabels);
+		}
+		move_down(k->locs + k->nlocs, job->sink.locs, job->sink.nlocs);
+		k->nsamples += job->sink.nsamples;
+		k->nlocs += job->sink.nlocs;
+		/* Give back the reserve beyond the last id. */
+		{
+			uint32_t *shrunk =
+			        pp_realloc(d->ctx, k->locs,
+			                   (k->nlocs + 1) * sizeof(*k->locs));
+
+			if (shrunk) {
+				k->locs = shrunk;
+				k->cap_locs = k->nlocs + 1;
+			}
+		}
+	}
+	pp_free(d->ctx, job->sink.labels);
+	pp_free(d->ctx, job->sink.vals);
+	return err;
+}
+
+/*
+ * Walk 4: the samples, on two threads for a big contiguous run. A caller's
+ * allocation hook may not be thread-safe, so it keeps everything on one.
+ */
+static int walk_samples(struct decoder *d)
+{
+	struct sample_sink k = {0};
+	struct sample_job *job = NULL;
+	int err;
+
+	sink_from_profile(&k, d->p);
+	if (d->samples_begin && d->samples_contiguous && d->nmarks >= 2 &&
+	    d->count[F_SAMPLE] >= PARALLEL_MIN_SAMPLES &&
+	    !d->ctx->alloc.malloc_fn && !d->ctx->alloc.realloc_fn &&
+	    (job = pp_calloc(d->ctx, 1, sizeof(*job)))) {
+		err = walk_samples_split(d, &k, job);
+		pp_free(d->ctx, job);
+	} else {
+		err = sample_fields(d, &k, d->top);
+	}
+	pp_free(d->ctx, k.vals);
+	k.vals = NULL;
+	sink_to_profile(&k, d->p);
+	return err;
 }
 
 /* Reserve the big arrays once, from the counts of walk 1. */
@@ -624,8 +933,19 @@ static int reserve(struct decoder *d)
 	return 0;
 }
 
+static int decode_proto(struct pp_ctx *ctx, const char *name,
+                        const uint8_t *data, size_t len, bool release_input,
+                        struct pp_profile **out);
+
 int pp_decode_proto(struct pp_ctx *ctx, const char *name, const uint8_t *data,
                     size_t len, struct pp_profile **out)
+{
+	return decode_proto(ctx, name, data, len, false, out);
+}
+
+static int decode_proto(struct pp_ctx *ctx, const char *name,
+                        const uint8_t *data, size_t len, bool release_input,
+                        struct pp_profile **out)
 {
 	struct decoder d;
 	int err;
@@ -637,14 +957,13 @@ int pp_decode_proto(struct pp_ctx *ctx, const char *name, const uint8_t *data,
 	d.name = name;
 	d.top.p = data;
 	d.top.end = data + len;
+	d.release_input = release_input;
 	if (len == 0)
 		return pp_error(ctx, PP_EFORMAT, "%s: empty input file", name);
 	d.p = pp_profile_new(ctx);
 	if (!d.p)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
-	if ((err = pp_scratch_init(&d.scratch, ctx, 64 * 1024)) < 0 ||
-	    (err = pp_grow(ctx, (void **)&d.vals, &d.cap_vals, 16,
-	                   sizeof(*d.vals))) < 0)
+	if ((err = pp_scratch_init(&d.scratch, ctx, 64 * 1024)) < 0)
 		goto done;
 	if ((err = walk_strings(&d)) < 0)
 		goto done;
@@ -670,7 +989,7 @@ done:
 	pp_idmap_release(&d.locations);
 	pp_scratch_release(&d.scratch);
 	pp_free(ctx, d.strmap);
-	pp_free(ctx, d.vals);
+	pp_free(ctx, d.marks);
 	if (err < 0) {
 		pp_profile_free(d.p);
 		return err;
@@ -682,5 +1001,14 @@ done:
 int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
               size_t len, struct pp_profile **out)
 {
-	return pp_decode_proto(ctx, name, data, len, out);
+	return decode_proto(ctx, name, data, len, false, out);
+}
+
+int pp_decode_owned(struct pp_ctx *ctx, const char *name, uint8_t *data,
+                    size_t len, struct pp_profile **out)
+{
+	int err = decode_proto(ctx, name, data, len, true, out);
+
+	pp_free(ctx, data);
+	return err;
 }

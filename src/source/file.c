@@ -131,7 +131,7 @@ int pp_source_open(struct pp_ctx *ctx, const char *path,
 			return err;
 		file = raw;
 	}
-	err = pp_decode(ctx, name, file.data, file.len, out);
-	pp_bytes_release(ctx, &file);
+	err = pp_decode_owned(ctx, name, file.data, file.len, out);
+	file.data = NULL;
 	return err;
 }

@@ -1,0 +1,28 @@
+/* MADV_DONTNEED is a Linux/BSD extension; POSIX's posix_madvise variant is
+ * a no-op in glibc, because the real one discards data. */
+#define _DEFAULT_SOURCE 1
+
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "util/pages.h"
+
+void pp_pages_release(void *p, size_t len)
+{
+#ifdef MADV_DONTNEED
+	long pagesize = sysconf(_SC_PAGESIZE);
+	uintptr_t start, end;
+
+	if (pagesize <= 0 || len == 0)
+		return;
+	start = ((uintptr_t)p + (uintptr_t)pagesize - 1) &
+	        ~((uintptr_t)pagesize - 1);
+	end = ((uintptr_t)p + len) & ~((uintptr_t)pagesize - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
+#else
+	(void)p;
+	(void)len;
+#endif
+}

@@ -1,0 +1,20 @@
+/*
+ * Giving memory back early. A big buffer that is read once front to back
+ * (the raw profile while its samples are decoded) or moved elsewhere need
+ * not stay resident until it is freed: its consumed pages can be returned
+ * to the system as the reader passes them, which is what keeps the peak
+ * memory of a big decode near the size of the model alone.
+ */
+#ifndef PP_UTIL_PAGES_H
+#define PP_UTIL_PAGES_H
+
+#include <stddef.h>
+
+/*
+ * Return to the system the whole pages inside [p, p + len). Their contents
+ * are lost (reads see zeros); the caller must not read them again. A hint:
+ * where the system cannot do it, nothing happens.
+ */
+void pp_pages_release(void *p, size_t len);
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * Big profiles are decoded by two threads, each taking half of the
+ * samples, into shared arrays. This builds a profile big enough to be
+ * split, with labels and varied stacks, and checks that the split decode,
+ * the owned decode (which returns input pages as it goes) and the
+ * single-threaded decode give the same model, sample by sample.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pprof/decode.h"
+
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static void put(struct buf *b, const void *data, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2;
+		b->p = realloc(b->p, b->cap);
+		assert_non_null(b->p);
+	}
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+static void varint(struct buf *b, uint64_t v)
+{
+	uint8_t tmp[10];
+	size_t n = 0;
+
+	do {
+		tmp[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			tmp[n] |= 0x80;
+		n++;
+	} while (v);
+	put(b, tmp, n);
+}
+
+static void field_bytes(struct buf *b, uint32_t field, const struct buf *m)
+{
+	varint(b, (uint64_t)field << 3 | 2);
+	varint(b, m->len);
+	put(b, m->p, m->len);
+}
+
+static void field_varint(struct buf *b, uint32_t field, uint64_t v)
+{
+	varint(b, (uint64_t)field << 3);
+	varint(b, v);
+}
+
+enum { NSAMPLES = 250000, NLOCS = 3000 };
+
+/* poison: make one sample late in the run name a location that does not
+ * exist, so the second thread meets the error. */
+static struct buf build(bool poison)
+{
+	struct buf b = {0}, m = {0}, packed = {0};
+	uint64_t x = 12345;
+
+	m.len = 0;
+	field_varint(&m, 1, 1);
+	field_varint(&m, 2, 2);
+	field_bytes(&b, 1, &m);
+	m.len = 0;
+	field_varint(&m, 1, 3);
+	field_varint(&m, 2, 4);
+	field_bytes(&b, 1, &m);
+	for (uint32_t s = 0; s < NSAMPLES; s++) {
+		uint32_t depth;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		depth = 1 + (uint32_t)(x >> 59);
+		m.len = 0;
+		packed.len = 0;
+		for (uint32_t i = 0; i < depth; i++)
+			varint(&packed, 1 + (x >> ((i * 2 + 3) % 61)) % NLOCS);
+		if (poison && s == NSAMPLES - 10)
+			varint(&packed, NLOCS + 99);
+		field_bytes(&m, 1, &packed);
+		packed.len = 0;
+		varint(&packed, s % 7);
+		varint(&packed, (s % 13) * 1000);
+		field_bytes(&m, 2, &packed);
+		if (s % 5 == 0) {
+			struct buf l = {0};
+
+			field_varint(&l, 1, 5);
+			field_varint(&l, 2, 6 + s % 2);
+			field_bytes(&m, 3, &l);
+			free(l.p);
+		}
+		field_bytes(&b, 2, &m);
+	}
+	for (uint32_t i = 1; i <= NLOCS; i++) {
+		m.len = 0;
+		field_varint(&m, 1, i);
+		field_varint(&m, 3, 0x1000 + i);
+		field_bytes(&b, 4, &m);
+	}
+	{
+		static const char *const strs[] = {
+		        "",  "samples", "count", "cpu", "nanoseconds",
+		        "k", "v1",      "v2"};
+
+		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+			struct buf t = {(uint8_t *)(uintptr_t)strs[i],
+			                strlen(strs[i]), 0};
+
+			field_bytes(&b, 6, &t);
+		}
+	}
+	free(m.p);
+	free(packed.p);
+	return b;
+}
+
+static void *plain_malloc(void *data, size_t size)
+{
+	(void)data;
+	return malloc(size);
+}
+
+static void *plain_realloc(void *data, void *ptr, size_t size)
+{
+	(void)data;
+	return realloc(ptr, size);
+}
+
+static void plain_free(void *data, void *ptr)
+{
+	(void)data;
+	free(ptr);
+}
+
+static void same_model(const struct pp_profile *a, const struct pp_profile *b)
+{
+	assert_int_equal(a->nsamples, NSAMPLES);
+	assert_int_equal(b->nsamples, a->nsamples);
+	assert_int_equal(b->nlabels, a->nlabels);
+	for (uint32_t s = 0; s < a->nsamples; s++) {
+		const struct pp_sample *x = &a->samples[s], *y = &b->samples[s];
+
+		assert_int_equal(x->loc_count, y->loc_count);
+		assert_int_equal(x->label_count, y->label_count);
+		assert_memory_equal(a->sample_locs + x->loc_first,
+		                    b->sample_locs + y->loc_first,
+		                    x->loc_count * sizeof(uint32_t));
+		assert_memory_equal(pp_profile_sample_values(a, s),
+		                    pp_profile_sample_values(b, s),
+		                    2 * sizeof(int64_t));
+		for (uint32_t l = 0; l < x->label_count; l++) {
+			const struct pp_label *la =
+			        &a->labels[x->label_first + l];
+			const struct pp_label *lb =
+			        &b->labels[y->label_first + l];
+
+			assert_string_equal(pp_profile_str(a, la->str),
+			                    pp_profile_str(b, lb->str));
+		}
+	}
+}
+
+static void test_decode_split__same_as_single_thread(void **state)
+{
+	struct buf b = build(false);
+	struct pp_ctx one = PP_CTX_INIT, two = PP_CTX_INIT, own = PP_CTX_INIT;
+	struct pp_profile *p1 = NULL, *p2 = NULL, *p3 = NULL;
+	uint8_t *copy = malloc(b.len);
+
+	(void)state;
+	/* An allocation hook keeps the decoder on one thread. */
+	one.alloc.malloc_fn = plain_malloc;
+	one.alloc.realloc_fn = plain_realloc;
+	one.alloc.free_fn = plain_free;
+	assert_int_equal(pp_decode(&one, "one", b.p, b.len, &p1), 0);
+	assert_int_equal(pp_decode(&two, "two", b.p, b.len, &p2), 0);
+	assert_non_null(copy);
+	memcpy(copy, b.p, b.len);
+	assert_int_equal(pp_decode_owned(&own, "own", copy, b.len, &p3), 0);
+	same_model(p1, p2);
+	same_model(p1, p3);
+	/* Every fifth sample has a label, alternating v1 and v2. */
+	assert_int_equal(p1->nlabels, NSAMPLES / 5);
+	pp_profile_free(p1);
+	pp_profile_free(p2);
+	pp_profile_free(p3);
+	free(b.p);
+}
+
+static void test_decode_split__error_in_second_half(void **state)
+{
+	struct buf b = build(true);
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *p = NULL;
+
+	(void)state;
+	assert_int_equal(pp_decode(&ctx, "bad", b.p, b.len, &p), PP_EFORMAT);
+	assert_null(p);
+	assert_string_equal(ctx.message, "bad: malformed profile: sample "
+	                                 "refers to unknown location 3099");
+	free(b.p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_decode_split__same_as_single_thread),
+	        cmocka_unit_test(test_decode_split__error_in_second_half),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
