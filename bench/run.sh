@@ -1,0 +1,335 @@
+#!/bin/bash
+# Benchmark driver: times pprof-c, `go tool pprof` and the floor (zcat) on
+# large generated profiles and prints a Markdown report. See README.md.
+#
+#   bench/run.sh [--pprof-c PATH] [--sizes small,large] [--no-go] [--runs N]
+#                [--file PROFILE]... [--commands FILE] [--write]
+set -euo pipefail
+
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$BENCH/.." && pwd)
+DATA=$BENCH/data
+CMDLINE=$(printf '%q ' "bench/run.sh" "$@")
+CMDLINE=${CMDLINE% }
+
+usage() {
+	cat <<'EOF'
+usage: bench/run.sh [options]
+
+  --pprof-c PATH   pprof-c binary (default: $PPROF_C, else build/src/pprof-c
+                   or build/pprof-c, whichever exists)
+  --sizes LIST     generated profiles to measure: small, large (default both)
+  --file PROFILE   also measure an existing profile (repeatable)
+  --no-go          skip the `go tool pprof` rows (the large one takes minutes
+                   and ~5 GB)
+  --runs N         run each command N times; report the fastest (default 1)
+  --commands FILE  rows to run, NAME|COMMAND (default bench/commands.txt;
+                   env BENCH_COMMANDS); env BENCH_EXTRA adds rows, one a line
+  --write          also write the report to bench/RESULTS.md
+  -h, --help       this help
+
+Generated profiles are cached in bench/data/ and rebuilt when genprof.c or
+its options change. Progress goes to stderr, the report to stdout.
+EOF
+}
+
+die() {
+	echo "run.sh: $*" >&2
+	exit 2
+}
+
+PPROF_C=${PPROF_C:-}
+GO=${GO:-go}
+SIZES=small,large
+FILES=()
+NO_GO=0
+RUNS=1
+WRITE=0
+COMMANDS=${BENCH_COMMANDS:-$BENCH/commands.txt}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--pprof-c) PPROF_C=${2?--pprof-c needs a path}; shift ;;
+	--pprof-c=*) PPROF_C=${1#*=} ;;
+	--sizes) SIZES=${2?--sizes needs a list}; shift ;;
+	--sizes=*) SIZES=${1#*=} ;;
+	--file) FILES+=("${2?--file needs a path}"); shift ;;
+	--file=*) FILES+=("${1#*=}") ;;
+	--no-go) NO_GO=1 ;;
+	--runs) RUNS=${2?--runs needs a number}; shift ;;
+	--runs=*) RUNS=${1#*=} ;;
+	--commands) COMMANDS=${2?--commands needs a file}; shift ;;
+	--commands=*) COMMANDS=${1#*=} ;;
+	--write) WRITE=1 ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; die "unknown option: $1" ;;
+	esac
+	shift
+done
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs wants a positive integer"
+[ -r "$COMMANDS" ] || die "$COMMANDS: cannot read"
+[ -x /usr/bin/time ] || die "/usr/bin/time (GNU time) is needed for peak RSS"
+
+# pprof-c: the given path, else the usual meson build directories. A missing
+# binary is not an error: its rows are reported as pending.
+if [ -z "$PPROF_C" ]; then
+	for c in "$ROOT/build/src/pprof-c" "$ROOT/build/pprof-c"; do
+		if [ -x "$c" ]; then
+			PPROF_C=$c
+			break
+		fi
+	done
+fi
+HAVE_PPROF_C=0
+if [ -n "$PPROF_C" ] && [ -x "$PPROF_C" ]; then
+	HAVE_PPROF_C=1
+	PPROF_C=$(cd "$(dirname "$PPROF_C")" && pwd)/$(basename "$PPROF_C")
+fi
+HAVE_GO=0
+if [ "$NO_GO" = 0 ] && command -v "$GO" >/dev/null; then
+	HAVE_GO=1
+fi
+
+log() { echo "run.sh: $*" >&2; }
+
+# ---- the generator and its profiles --------------------------------------
+
+mkdir -p "$DATA"
+GENPROF=$DATA/genprof
+if [ ! -x "$GENPROF" ] || [ "$BENCH/genprof.c" -nt "$GENPROF" ]; then
+	log "building genprof"
+	${CC:-cc} -std=c11 -O2 -Wall -Wextra -Wpedantic -o "$GENPROF" \
+		"$BENCH/genprof.c" -lz
+fi
+
+genargs() {
+	case $1 in
+	small) echo "--small" ;;
+	large) echo "" ;;
+	*) return 1 ;;
+	esac
+}
+
+# A profile is remade when the generator's source or its options change; the
+# .stamp next to it records both. It is written to a temporary name first
+# (genprof renames on success), so an interrupted run leaves no bad file.
+PROFILES=()
+IFS=, read -r -a SIZE_LIST <<<"$SIZES"
+for size in "${SIZE_LIST[@]}"; do
+	[ -n "$size" ] || continue
+	args=$(genargs "$size") || die "unknown size '$size' (small, large)"
+	out=$DATA/$size.pb.gz
+	stamp="$(sha256sum <"$BENCH/genprof.c" | cut -d' ' -f1) $args"
+	if [ ! -f "$out" ] || [ "$(cat "$out.stamp" 2>/dev/null)" != "$stamp" ]; then
+		log "generating $out (genprof ${args:-with its defaults})"
+		# shellcheck disable=SC2086 # $args is a word list
+		"$GENPROF" $args -o "$out"
+		echo "$stamp" >"$out.stamp"
+	fi
+	PROFILES+=("$out")
+done
+for f in "${FILES[@]}"; do
+	[ -r "$f" ] || die "$f: cannot read"
+	PROFILES+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
+done
+[ ${#PROFILES[@]} -gt 0 ] || die "no profiles to measure"
+
+# ---- rows -----------------------------------------------------------------
+
+ROW_NAMES=()
+ROW_CMDS=()
+add_rows() {
+	local line name cmd
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in '' | '#'*) continue ;; esac
+		[[ $line == *'|'* ]] || die "bad row (want NAME|COMMAND): $line"
+		name=${line%%|*}
+		cmd=${line#*|}
+		ROW_NAMES+=("$name")
+		ROW_CMDS+=("$cmd")
+	done
+}
+add_rows <"$COMMANDS"
+[ -z "${BENCH_EXTRA:-}" ] || add_rows <<<"$BENCH_EXTRA"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/pprof-bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# The placeholders become shell-quoted words, so paths with spaces survive.
+expand() {
+	local c=$1 file=$2
+	c=${c//\{FILE\}/$(printf '%q' "$file")}
+	c=${c//\{PPROF_C\}/$(printf '%q' "$PPROF_C")}
+	c=${c//\{GO\}/$(printf '%q' "$GO")}
+	c=${c//\{TMP\}/$(printf '%q' "$TMP")}
+	printf '%s' "$c"
+}
+
+# measure CMD: run it RUNS times under GNU time, stdout to /dev/null. Sets
+# M_WALL (fastest wall seconds, from bash's microsecond clock), M_CPU (user +
+# sys seconds of that run), M_RSS (largest peak RSS, KB) and M_STATUS. The
+# command is exec'd by bash so that the RSS is the tool's, not a shell's.
+measure() {
+	local cmd=$1 i t0 t1 wall out rc
+	M_WALL=
+	M_CPU=
+	M_RSS=0
+	M_STATUS=0
+	for ((i = 0; i < RUNS; i++)); do
+		rc=0
+		t0=$EPOCHREALTIME
+		/usr/bin/time -f '%U %S %M' -o "$TMP/time" \
+			bash -c "exec $cmd" >/dev/null 2>"$TMP/stderr" || rc=$?
+		t1=$EPOCHREALTIME
+		if [ "$rc" != 0 ]; then
+			M_STATUS=$rc
+			log "  failed (exit $rc): $(head -c 300 "$TMP/stderr")"
+			return
+		fi
+		out=$(tail -n 1 "$TMP/time")
+		wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+		if [ -z "$M_WALL" ] || awk -v a="$wall" -v b="$M_WALL" 'BEGIN { exit !(a < b) }'; then
+			M_WALL=$wall
+			M_CPU=$(awk -v u="${out%% *}" -v r="${out#* }" 'BEGIN { split(r, s, " "); printf "%.2f", u + s[1] }')
+		fi
+		if [ "${out##* }" -gt "$M_RSS" ]; then
+			M_RSS=${out##* }
+		fi
+	done
+}
+
+ratio() { # a / b as "12.3x", or "" when either is missing
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0) exit; r = a / b; printf(r >= 10 ? "%.0fx" : r >= 1 ? "%.1fx" : "%.2fx", r) }'
+}
+
+human() { # bytes -> "27.8 MB"
+	awk -v n="$1" 'BEGIN { printf "%.1f MB", n / 1e6 }'
+}
+
+# ---- run ------------------------------------------------------------------
+
+REPORT=$TMP/report.md
+NOTES=()
+note() {
+	local n
+	for n in "${NOTES[@]}"; do [ "$n" != "$1" ] || return 0; done
+	NOTES+=("$1")
+}
+
+{
+	echo "# pprof-c benchmark"
+	echo
+	echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "- Command: \`$CMDLINE\`"
+	echo "- Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(awk '/MemTotal/ { printf "%.0f GB RAM", $2 / 1048576 }' /proc/meminfo), Linux $(uname -r)"
+	if git -C "$ROOT" rev-parse --short HEAD >/dev/null 2>&1; then
+		dirty=
+		if git -C "$ROOT" status --porcelain --untracked-files=no | grep -q .; then
+			dirty=" (with uncommitted changes)"
+		fi
+		echo "- pprof-c tree: $(git -C "$ROOT" rev-parse --short HEAD)$dirty"
+	fi
+	if [ "$HAVE_PPROF_C" = 1 ]; then
+		echo "- pprof-c: \`${PPROF_C#"$ROOT"/}\` ($("$PPROF_C" --version 2>/dev/null | head -n 1 || echo "version unknown"))"
+	else
+		echo "- pprof-c: not found${PPROF_C:+ at \`$PPROF_C\`}; its rows are pending"
+	fi
+	if [ "$HAVE_GO" = 1 ]; then
+		echo "- go tool pprof: $("$GO" version)"
+	fi
+	echo "- Runs per command: $RUNS (fastest wall time, largest peak RSS)"
+	echo
+} >"$REPORT"
+
+for file in "${PROFILES[@]}"; do
+	gz=$(stat -c %s "$file")
+	# ISIZE, the gzip trailer: the raw size mod 2^32, exact for our files.
+	raw=$(tail -c 4 "$file" | od -An -tu4 | tr -d ' ')
+	name=${file#"$ROOT"/}
+	log "$name: $(human "$gz") gzip, $(human "$raw") raw"
+	# Read once so every row starts from the page cache, not the disk.
+	cat "$file" >/dev/null
+
+	declare -A WALL=() RSS=() CPU=() STATUS=()
+	for i in "${!ROW_NAMES[@]}"; do
+		rname=${ROW_NAMES[$i]}
+		raw_cmd=${ROW_CMDS[$i]}
+		if [[ $raw_cmd == *'{PPROF_C}'* ]] && [ "$HAVE_PPROF_C" = 0 ]; then
+			STATUS[$rname]=pending
+			note "pprof-c rows are pending: no pprof-c binary (give --pprof-c PATH or build it)."
+			continue
+		fi
+		if [[ $raw_cmd == *'{GO}'* ]] && [ "$HAVE_GO" = 0 ]; then
+			STATUS[$rname]=skipped
+			if [ "$NO_GO" = 1 ]; then
+				note "go rows skipped (--no-go)."
+			else
+				note "go rows skipped: \`$GO\` not found."
+			fi
+			continue
+		fi
+		cmd=$(expand "$raw_cmd" "$file")
+		log "  $rname: $cmd"
+		measure "$cmd"
+		if [ "$M_STATUS" != 0 ]; then
+			STATUS[$rname]="failed (exit $M_STATUS)"
+			continue
+		fi
+		WALL[$rname]=$M_WALL
+		CPU[$rname]=$M_CPU
+		RSS[$rname]=$M_RSS
+		log "    ${M_WALL} s wall, ${M_CPU} s cpu, $((M_RSS / 1024)) MB peak RSS"
+	done
+
+	ref_t=${WALL["pprof-c top"]:-}
+	ref_m=${RSS["pprof-c top"]:-}
+	{
+		echo "## \`$name\`: $(human "$gz") gzip, $(human "$raw") raw"
+		echo
+		echo "| command | wall s | cpu s | peak RSS MB | x zcat | x pprof-c top (time) | x pprof-c top (RSS) |"
+		echo "|---|---:|---:|---:|---:|---:|---:|"
+		for i in "${!ROW_NAMES[@]}"; do
+			rname=${ROW_NAMES[$i]}
+			if [ -n "${STATUS[$rname]:-}" ]; then
+				echo "| $rname | ${STATUS[$rname]} | | | | | |"
+				continue
+			fi
+			t=${WALL[$rname]}
+			m=${RSS[$rname]}
+			printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$rname" \
+				"$(awk -v t="$t" 'BEGIN { printf(t < 1 ? "%.3f" : "%.2f", t) }')" \
+				"${CPU[$rname]}" "$(awk -v k="$m" 'BEGIN { printf "%.0f", k / 1024 }')" \
+				"$(ratio "$t" "${WALL[zcat]:-}")" "$(ratio "$t" "$ref_t")" \
+				"$(ratio "$m" "$ref_m")"
+		done
+		echo
+		go_t=${WALL["go pprof -top"]:-}
+		go_m=${RSS["go pprof -top"]:-}
+		if [ -n "$ref_t" ] && [ -n "$go_t" ]; then
+			echo "pprof-c top is $(ratio "$go_t" "$ref_t") faster than \`go tool pprof -top\` and uses $(ratio "$go_m" "$ref_m") less memory."
+			echo
+		fi
+	} >>"$REPORT"
+	unset WALL RSS CPU STATUS
+done
+
+{
+	echo "Rows: see [README.md](README.md). Commands (stdout to /dev/null):"
+	echo
+	for i in "${!ROW_NAMES[@]}"; do
+		echo "- ${ROW_NAMES[$i]}: \`${ROW_CMDS[$i]}\`"
+	done
+	if [ ${#NOTES[@]} -gt 0 ]; then
+		echo
+		for n in "${NOTES[@]}"; do
+			echo "Note: $n"
+		done
+	fi
+} >>"$REPORT"
+
+cat "$REPORT"
+if [ "$WRITE" = 1 ]; then
+	cp "$REPORT" "$BENCH/RESULTS.md.tmp"
+	mv "$BENCH/RESULTS.md.tmp" "$BENCH/RESULTS.md"
+	log "wrote bench/RESULTS.md"
+fi
