@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pprof/graph.h"
+#include "graph/internal.h"
 #include "util/path.h"
 
 static const char *const gran_names[] = {
@@ -279,6 +279,26 @@ static int add_edge(struct pp_graph *g, uint32_t src, uint32_t dst, int64_t w,
 	if (g->stamp_edge[ei] == g->stamp)
 		return 0;
 	g->stamp_edge[ei] = g->stamp;
+	e = &g->edges[ei];
+	e->weight += w;
+	e->weight_div += dw;
+	if (residual)
+		e->residual = true;
+	if (!is_inline)
+		e->is_inline = false;
+	return 0;
+}
+
+int pp_graph__merge_edge(struct pp_graph *g, uint32_t src, uint32_t dst,
+                         int64_t w, int64_t dw, bool residual, bool is_inline)
+{
+	struct pp_edge *e;
+	uint32_t ei;
+	bool created;
+	int err;
+
+	if ((err = find_or_add_edge(g, src, dst, &ei, &created)) < 0)
+		return err;
 	e = &g->edges[ei];
 	e->weight += w;
 	e->weight_div += dw;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "graph/internal.h"
 #include "pprof/format.h"
 #include "report/internal.h"
 #include "util/path.h"
@@ -317,7 +318,7 @@ static int add_inline_edges(struct pp_report *r)
 	memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
 	for (uint32_t i = 0; i < r->norder; i++)
 		r->kept[r->order[i]] = true;
-	return pp_graph_accumulate(g, r->kept, PP_EDGES_INLINE_TARGETS);
+	return pp_graph__inline_edges(g, r->kept);
 }
 
 int pp_report__trimmed_graph(struct pp_report *r, bool visual)

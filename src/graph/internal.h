@@ -1,0 +1,16 @@
+/* What graph.c shares with the other files of the graph module. */
+#ifndef PP_GRAPH_INTERNAL_H
+#define PP_GRAPH_INTERNAL_H
+
+#include "pprof/graph.h"
+
+/* Add an already-deduplicated contribution to edge src->dst: weights add,
+ * residual is sticky, inline holds only while every contribution is. */
+int pp_graph__merge_edge(struct pp_graph *g, uint32_t src, uint32_t dst,
+                         int64_t w, int64_t dw, bool residual, bool is_inline);
+
+/* The edges into kept nodes that may be inlined (PP_EDGES_INLINE_TARGETS
+ * with a kept set), without touching node values. */
+int pp_graph__inline_edges(struct pp_graph *g, const bool *kept);
+
+#endif
