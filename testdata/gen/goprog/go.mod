@@ -1,0 +1,3 @@
+module testdata/gen/goprog
+
+go 1.19

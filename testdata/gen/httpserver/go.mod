@@ -1,0 +1,3 @@
+module testdata/gen/httpserver
+
+go 1.19
