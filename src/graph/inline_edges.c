@@ -19,13 +19,21 @@ struct local_edge {
 	bool is_inline;
 };
 
+/* What a node is to this pass, one byte per node to keep the per-frame
+ * working set small. */
+enum { NODE_DROPPED = 0, NODE_KEPT = 1, NODE_TARGET = 2 };
+
 struct edge_pass {
 	const struct pp_graph *g;
-	const bool *kept;
-	const unsigned char *loc_kept; /* a location has a kept node */
-	uint32_t first, last;          /* samples [first, last) */
+	const unsigned char *role; /* per node: NODE_* */
+	/* Per location: NODE_DROPPED when none of its nodes is kept; for a
+	 * one-line location, the role of its node, which is one[l]. */
+	const unsigned char *loc_kept;
+	const uint32_t *one;
+	uint32_t first, last; /* samples [first, last) */
 	struct local_edge *edges;
 	size_t nedges, cap_edges;
+	uint32_t *inner; /* per loc_nodes entry: its edge when inlined */
 	uint32_t *slots; /* index + 1; 0 = empty */
 	size_t nslots;
 	int err;
@@ -60,40 +68,44 @@ static int rehash(struct edge_pass *ep)
 	return 0;
 }
 
-static int count_edge(struct edge_pass *ep, uint32_t src, uint32_t dst,
-                      int64_t w, int64_t dw, bool residual, bool is_inline,
-                      uint32_t stamp)
+/* The index of edge src->dst in the pass's table, added if new; -1 when
+ * out of memory. */
+static long find_edge(struct edge_pass *ep, uint32_t src, uint32_t dst)
 {
 	struct local_edge *e;
 	uint32_t j;
 
 	if ((ep->nedges + 1) * 2 > ep->nslots && rehash(ep) < 0)
-		return PP_ENOMEM;
+		return -1;
 	for (j = slot_of(src, dst, ep->nslots); ep->slots[j];
 	     j = (j + 1) & (uint32_t)(ep->nslots - 1)) {
 		e = &ep->edges[ep->slots[j] - 1];
 		if (e->src == src && e->dst == dst)
-			goto found;
+			return (long)ep->slots[j] - 1;
 	}
 	if (pp_grow(ep->g->ctx, (void **)&ep->edges, &ep->cap_edges,
 	            ep->nedges + 1, sizeof(*ep->edges)) < 0)
-		return PP_ENOMEM;
+		return -1;
 	e = &ep->edges[ep->nedges];
 	memset(e, 0, sizeof(*e));
 	e->src = src;
 	e->dst = dst;
 	e->is_inline = true;
 	ep->slots[j] = (uint32_t)++ep->nedges;
-found:
-	/* A caller/callee pair counts once per sample. */
+	return (long)ep->nedges - 1;
+}
+
+/* Count sample stamp's contribution to edge e: once per sample. */
+static void bump(struct local_edge *e, int64_t w, int64_t dw, bool residual,
+                 bool is_inline, uint32_t stamp)
+{
 	if (e->stamp == stamp)
-		return 0;
+		return;
 	e->stamp = stamp;
 	e->weight += w;
 	e->weight_div += dw;
 	e->residual = e->residual || residual;
 	e->is_inline = e->is_inline && is_inline;
-	return 0;
 }
 
 static void *edge_pass_run(void *arg)
@@ -118,23 +130,60 @@ static void *edge_pass_run(void *arg)
 		for (uint32_t i = smp->loc_count; i-- > 0;) {
 			uint32_t l = locs[i], cnt = lnf[l + 1] - lnf[l];
 
-			if (!ep->loc_kept[l]) {
+			if (ep->loc_kept[l] == NODE_DROPPED) {
 				residual = true;
+				continue;
+			}
+			/* One-line locations (most of them) need one lookup. */
+			if (ep->one[l] != PP_NONE) {
+				uint32_t n = ep->one[l];
+
+				if (ep->loc_kept[l] == NODE_TARGET &&
+				    parent != PP_NONE && n != parent) {
+					long e = find_edge(ep, parent, n);
+
+					if (e < 0) {
+						ep->err = PP_ENOMEM;
+						return NULL;
+					}
+					bump(&ep->edges[e], w, dw, residual,
+					     false, s + 1);
+				}
+				parent = n;
+				residual = false;
 				continue;
 			}
 			for (uint32_t ni = cnt; ni-- > 0;) {
 				uint32_t n = ln[lnf[l] + ni];
+				unsigned char role = ep->role[n];
 
-				if (!ep->kept[n]) {
+				if (role == NODE_DROPPED) {
 					residual = true;
 					continue;
 				}
-				if (parent != PP_NONE && n != parent &&
-				    g->nodes[n].maybe_inline &&
-				    count_edge(ep, parent, n, w, dw, residual,
-				               ni != cnt - 1, s + 1) < 0) {
-					ep->err = PP_ENOMEM;
-					return NULL;
+				if (role == NODE_TARGET && parent != PP_NONE &&
+				    n != parent) {
+					uint32_t k = lnf[l] + ni;
+					long e;
+
+					/* An inlined line right under its kept
+					 * caller line always makes the same
+					 * edge: remember it per line. */
+					if (ni != cnt - 1 && !residual &&
+					    ep->inner[k] != PP_NONE) {
+						e = ep->inner[k];
+					} else {
+						e = find_edge(ep, parent, n);
+						if (e < 0) {
+							ep->err = PP_ENOMEM;
+							return NULL;
+						}
+						if (ni != cnt - 1 && !residual)
+							ep->inner[k] =
+							        (uint32_t)e;
+					}
+					bump(&ep->edges[e], w, dw, residual,
+					     ni != cnt - 1, s + 1);
 				}
 				parent = n;
 				residual = false;
@@ -150,7 +199,8 @@ int pp_graph__inline_edges(struct pp_graph *g, const bool *kept)
 {
 	const struct pp_profile *p = g->prof;
 	struct edge_pass ep[2];
-	unsigned char *loc_kept;
+	unsigned char *loc_kept, *role;
+	uint32_t *one;
 	int nparts = p->nsamples >= PARALLEL_MIN_SAMPLES ? 2 : 1;
 	pthread_t helper;
 	bool threaded = false;
@@ -158,17 +208,42 @@ int pp_graph__inline_edges(struct pp_graph *g, const bool *kept)
 
 	memset(ep, 0, sizeof(ep));
 	loc_kept = pp_malloc(g->ctx, p->nlocations ? p->nlocations : 1);
-	if (!loc_kept)
+	role = pp_malloc(g->ctx, g->nnodes ? g->nnodes : 1);
+	one = pp_malloc(g->ctx, ((size_t)p->nlocations + 1) * sizeof(*one));
+	if (!loc_kept || !role || !one) {
+		pp_free(g->ctx, loc_kept);
+		pp_free(g->ctx, role);
+		pp_free(g->ctx, one);
 		return pp_error(g->ctx, PP_ENOMEM, "out of memory");
+	}
+	for (uint32_t n = 0; n < g->nnodes; n++)
+		role[n] = !kept[n]                   ? NODE_DROPPED
+		          : g->nodes[n].maybe_inline ? NODE_TARGET
+		                                     : NODE_KEPT;
 	for (uint32_t l = 0; l < p->nlocations; l++) {
-		loc_kept[l] = 0;
-		for (uint32_t k = g->loc_node_first[l];
-		     k < g->loc_node_first[l + 1]; k++)
-			loc_kept[l] |= kept[g->loc_nodes[k]];
+		uint32_t first = g->loc_node_first[l];
+		uint32_t cnt = g->loc_node_first[l + 1] - first;
+
+		one[l] = cnt == 1 ? g->loc_nodes[first] : PP_NONE;
+		loc_kept[l] = NODE_DROPPED;
+		for (uint32_t k = first; k < first + cnt; k++)
+			if (kept[g->loc_nodes[k]])
+				loc_kept[l] = cnt == 1 ? role[g->loc_nodes[k]]
+				                       : NODE_KEPT;
 	}
 	for (int i = 0; i < nparts; i++) {
+		size_t nln = g->loc_node_first[p->nlocations];
+
+		ep[i].inner =
+		        pp_malloc(g->ctx, (nln ? nln : 1) * sizeof(uint32_t));
+		if (!ep[i].inner) {
+			err = pp_error(g->ctx, PP_ENOMEM, "out of memory");
+			goto done;
+		}
+		memset(ep[i].inner, 0xff, nln * sizeof(uint32_t));
 		ep[i].g = g;
-		ep[i].kept = kept;
+		ep[i].role = role;
+		ep[i].one = one;
 		ep[i].loc_kept = loc_kept;
 		ep[i].first = (uint32_t)((uint64_t)p->nsamples * i / nparts);
 		ep[i].last =
@@ -197,10 +272,14 @@ int pp_graph__inline_edges(struct pp_graph *g, const bool *kept)
 			                           le->residual, le->is_inline);
 		}
 	}
+done:
 	for (int i = 0; i < 2; i++) {
 		pp_free(g->ctx, ep[i].edges);
 		pp_free(g->ctx, ep[i].slots);
+		pp_free(g->ctx, ep[i].inner);
 	}
 	pp_free(g->ctx, loc_kept);
+	pp_free(g->ctx, role);
+	pp_free(g->ctx, one);
 	return err;
 }
