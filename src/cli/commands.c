@@ -12,6 +12,7 @@ static int run_top(struct pp_report *r, const char *arg, FILE *out)
 const struct pp_command pp_commands[] = {
         {"top", false, false, run_top,
          "the functions with the largest flat (or, with -cum, cum) values"},
+        {"text", false, false, run_top, "the same as top"},
 };
 
 const size_t pp_ncommands = sizeof(pp_commands) / sizeof(pp_commands[0]);

@@ -87,6 +87,11 @@ int main(int argc, char **argv)
 		status = PP_EXIT_USAGE;
 		goto out;
 	}
+	if (pp_cli_config_resolve(&args.config, print_warning, NULL) < 0) {
+		fprintf(stderr, "pprof-c: out of memory\n");
+		status = PP_EXIT_INPUT;
+		goto out;
+	}
 	ctx.max_size = args.config.max_size;
 	if ((rc = pp_cli_load(&ctx, &args.config, args.sources, args.nsources,
 	                      &prof)) < 0 ||

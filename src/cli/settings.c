@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,10 +8,22 @@
 
 #define OFF(field) offsetof(struct pp_cli_config, field)
 
-/* Sample-index aliases keep pprof's legacy flags working. */
-static const char *const sample_aliases[] = {
-        "inuse_space",   "inuse_objects", "alloc_space",
-        "alloc_objects", "total_delay",   "contentions",
+/*
+ * pprof's legacy sample flags, in the order pprof resolves them: an explicit
+ * -sample_index wins, else the first flag set here; the rest are ignored
+ * with a warning. -mean_delay also turns on -mean.
+ */
+static const struct {
+	const char *flag, *type;
+	bool mean;
+} legacy_samples[] = {
+        {"total_delay", "delay", false},
+        {"mean_delay", "delay", true},
+        {"contentions", "contentions", false},
+        {"inuse_space", "inuse_space", false},
+        {"inuse_objects", "inuse_objects", false},
+        {"alloc_space", "alloc_space", false},
+        {"alloc_objects", "alloc_objects", false},
 };
 
 const struct pp_setting pp_settings[] = {
@@ -56,18 +69,20 @@ const struct pp_setting pp_settings[] = {
          "write the report to FILE (atomically) instead of stdout"},
         {"max-size", PP_SET_SIZE, OFF(max_size), 0, "BYTES",
          "refuse profiles larger than BYTES decompressed (4G); k/M/G ok"},
-        {"inuse_space", PP_SET_ALIAS_SAMPLE_INDEX, OFF(sample_index), 0, NULL,
-         "sample_index=inuse_space"},
-        {"inuse_objects", PP_SET_ALIAS_SAMPLE_INDEX, OFF(sample_index), 1, NULL,
-         "sample_index=inuse_objects"},
-        {"alloc_space", PP_SET_ALIAS_SAMPLE_INDEX, OFF(sample_index), 2, NULL,
-         "sample_index=alloc_space"},
-        {"alloc_objects", PP_SET_ALIAS_SAMPLE_INDEX, OFF(sample_index), 3, NULL,
-         "sample_index=alloc_objects"},
-        {"total_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(sample_index), 4, NULL,
-         "sample_index=delay"},
-        {"contentions", PP_SET_ALIAS_SAMPLE_INDEX, OFF(sample_index), 5, NULL,
+        {"total_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 0, NULL,
+         "sample_index=delay (pprof's legacy flag)"},
+        {"mean_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 1, NULL,
+         "sample_index=delay with -mean"},
+        {"contentions", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 2, NULL,
          "sample_index=contentions"},
+        {"inuse_space", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 3, NULL,
+         "sample_index=inuse_space"},
+        {"inuse_objects", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 4,
+         NULL, "sample_index=inuse_objects"},
+        {"alloc_space", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 5, NULL,
+         "sample_index=alloc_space"},
+        {"alloc_objects", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 6,
+         NULL, "sample_index=alloc_objects"},
 };
 
 const size_t pp_nsettings = sizeof(pp_settings) / sizeof(pp_settings[0]);
@@ -213,7 +228,8 @@ int pp_setting_apply(const struct pp_setting *s, struct pp_cli_config *c,
 			goto missing;
 		errno = 0;
 		v = strtol(value, &end, 10);
-		if (end == value || *end || errno || v < -1 || v > INT32_MAX)
+		if (end == value || *end || errno || v < INT32_MIN ||
+		    v > INT32_MAX)
 			goto bad;
 		*(int *)field = (int)v;
 		return 0;
@@ -252,16 +268,9 @@ int pp_setting_apply(const struct pp_setting *s, struct pp_cli_config *c,
 		*(enum pp_granularity *)field =
 		        (enum pp_granularity)s->alias_value;
 		return 0;
-	case PP_SET_ALIAS_SAMPLE_INDEX: {
-		const char *name = sample_aliases[s->alias_value];
-
-		/* pprof's -total_delay selects the type named "delay". */
-		if (strcmp(name, "total_delay") == 0)
-			name = "delay";
-		if (set_string((char **)field, name) < 0)
-			goto nomem;
+	case PP_SET_ALIAS_SAMPLE_INDEX:
+		*(unsigned *)field |= 1u << s->alias_value;
 		return 0;
-	}
 	case PP_SET_SIZE:
 		if (!value)
 			goto missing;
@@ -291,4 +300,30 @@ void pp_settings_print_help(FILE *out)
 		         s->arg ? "=" : "", s->arg ? s->arg : "");
 		fprintf(out, "  %-26s %s\n", left, s->help);
 	}
+}
+
+int pp_cli_config_resolve(struct pp_cli_config *c, pp_cli_warn_fn warn,
+                          void *data)
+{
+	char msg[128];
+
+	for (size_t i = 0;
+	     i < sizeof(legacy_samples) / sizeof(legacy_samples[0]); i++) {
+		if (!(c->legacy_samples & (1u << i)))
+			continue;
+		if (c->sample_index) {
+			snprintf(msg, sizeof(msg),
+			         "Multiple value selections, ignoring -%s",
+			         legacy_samples[i].flag);
+			if (warn)
+				warn(data, msg);
+			continue;
+		}
+		if (set_string(&c->sample_index, legacy_samples[i].type) < 0)
+			return -1;
+		if (legacy_samples[i].mean)
+			c->report.mean = true;
+	}
+	c->legacy_samples = 0;
+	return 0;
 }

@@ -20,6 +20,9 @@ struct pp_cli_config {
 	char *unit;
 	char *output;
 	uint64_t max_size; /* 0 = default */
+	/* pprof's legacy sample flags given (-alloc_space, ...), one bit each,
+	 * until pp_cli_config_resolve turns them into sample_index. */
+	unsigned legacy_samples;
 };
 
 enum pp_setting_kind {
@@ -64,6 +67,17 @@ bool pp_setting_is_flag(const struct pp_setting *s);
  */
 int pp_setting_apply(const struct pp_setting *s, struct pp_cli_config *c,
                      const char *value, char *err, size_t errsize);
+
+typedef void (*pp_cli_warn_fn)(void *data, const char *msg);
+
+/*
+ * After all options are applied: turn pprof's legacy sample flags into
+ * sample_index as pprof does (an explicit -sample_index wins, else the
+ * first in pprof's order; each flag ignored is warned about). -1 on
+ * allocation failure.
+ */
+int pp_cli_config_resolve(struct pp_cli_config *c, pp_cli_warn_fn warn,
+                          void *data);
 
 /* The help lines for every setting. */
 void pp_settings_print_help(FILE *out);
