@@ -48,4 +48,9 @@ void pp_report_free(struct pp_report *r);
 /* The flat/cum table: `top`. */
 int pp_report_top(struct pp_report *r, FILE *out);
 
+/* One "root;caller;...;leaf value" line per distinct stack whose value is
+ * not zero, children in name order; values in the sample type's own unit.
+ * The collapsed format of flamegraph.pl, inferno and speedscope. */
+int pp_report_folded(struct pp_report *r, FILE *out);
+
 #endif

@@ -9,10 +9,18 @@ static int run_top(struct pp_report *r, const char *arg, FILE *out)
 	return pp_report_top(r, out);
 }
 
+static int run_folded(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_folded(r, out);
+}
+
 const struct pp_command pp_commands[] = {
         {"top", false, false, run_top,
          "the functions with the largest flat (or, with -cum, cum) values"},
         {"text", false, false, run_top, "the same as top"},
+        {"folded", false, false, run_folded,
+         "collapsed stacks, one \"root;...;leaf value\" line each"},
 };
 
 const size_t pp_ncommands = sizeof(pp_commands) / sizeof(pp_commands[0]);

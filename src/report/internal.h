@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "pprof/report.h"
+#include "pprof/tree.h"
 
 struct pp_report {
 	struct pp_ctx *ctx;
@@ -26,12 +27,18 @@ struct pp_report {
 	bool *kept;
 	size_t *names; /* offsets into name_buf, per graph node */
 	char *name_buf;
+
+	/* The calling-context tree, built on first use (flame, folded,
+	 * speedscope) and kept while the options stay the same. */
+	struct pp_tree *tree;
 };
 
 int64_t pp_report__total(const struct pp_report *r);
 void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
                        size_t size);
 int pp_report__trimmed_graph(struct pp_report *r, bool visual);
+/* The report's calling-context tree (owned by r). */
+int pp_report__tree(struct pp_report *r, const struct pp_tree **out);
 const char *pp_report__node_name(const struct pp_report *r, uint32_t n);
 void pp_report__print_profile_labels(const struct pp_report *r, FILE *out);
 void pp_report__print_labels(const struct pp_report *r, FILE *out);

@@ -69,6 +69,7 @@ void pp_report_free(struct pp_report *r)
 	if (!r)
 		return;
 	pp_graph_free(r->graph);
+	pp_tree_free(r->tree);
 	pp_free(r->ctx, r->sample_unit);
 	pp_free(r->ctx, r->order);
 	pp_free(r->ctx, r->names);
@@ -99,6 +100,22 @@ void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
 	if (r->ratio > 0 && r->ratio != 1)
 		v = (int64_t)((double)v * r->ratio);
 	pp_scaled_label(v, r->sample_unit, r->output_unit, buf, size);
+}
+
+int pp_report__tree(struct pp_report *r, const struct pp_tree **out)
+{
+	struct pp_graph_opts go = {0};
+	int err;
+
+	if (!r->tree) {
+		go.sample_index = r->sample_index;
+		go.granularity = r->opts.granularity;
+		go.noinlines = r->opts.noinlines;
+		if ((err = pp_tree_new(r->ctx, r->prof, &go, &r->tree)) < 0)
+			return err;
+	}
+	*out = r->tree;
+	return 0;
 }
 
 /* ---- the trimmed graph --------------------------------------------------- */
