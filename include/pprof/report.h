@@ -29,12 +29,14 @@ struct pp_report_opts {
 	bool trim;           /* true */
 	bool compact_labels; /* false */
 	bool drop_negative;  /* false */
+	bool inverted;       /* false: flame graphs grow up from the root;
+	                        true: icicle, the root on top */
 };
 
 #define PP_REPORT_OPTS_INIT                                              \
 	{                                                                \
 		NULL, false, PP_GRAN_FUNCTIONS, false, false, -1, 0.005, \
-		        0.001, NULL, 1.0, true, false, false             \
+		        0.001, NULL, 1.0, true, false, false, false      \
 	}
 
 struct pp_report;
@@ -52,5 +54,17 @@ int pp_report_top(struct pp_report *r, FILE *out);
  * not zero, children in name order; values in the sample type's own unit.
  * The collapsed format of flamegraph.pl, inferno and speedscope. */
 int pp_report_folded(struct pp_report *r, FILE *out);
+
+/*
+ * An interactive flame graph: one self-contained SVG file (inline style and
+ * script, nothing loaded from elsewhere). Frames are sized by value and
+ * coloured by package with a stable hash; hovering shows name, value and
+ * percentage, a click zooms into a frame, "Search" highlights the frames
+ * matching a regular expression and shows their share. opts.inverted
+ * draws an icicle graph. If the profile carries base samples (pprof's
+ * -diff_base), the graph is differential: widths are the new profile's,
+ * red frames grew and blue ones shrank against the base.
+ */
+int pp_report_flame(struct pp_report *r, FILE *out);
 
 #endif

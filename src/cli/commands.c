@@ -15,10 +15,18 @@ static int run_folded(struct pp_report *r, const char *arg, FILE *out)
 	return pp_report_folded(r, out);
 }
 
+static int run_flame(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_flame(r, out);
+}
+
 const struct pp_command pp_commands[] = {
         {"top", false, false, run_top,
          "the functions with the largest flat (or, with -cum, cum) values"},
         {"text", false, false, run_top, "the same as top"},
+        {"flame", false, false, run_flame,
+         "an interactive flame graph, as a self-contained SVG"},
         {"folded", false, false, run_folded,
          "collapsed stacks, one \"root;...;leaf value\" line each"},
 };

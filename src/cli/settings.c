@@ -65,6 +65,8 @@ const struct pp_setting pp_settings[] = {
          "leave the profile's header lines out"},
         {"drop_negative", PP_SET_BOOL, OFF(report.drop_negative), 0, NULL,
          "leave out nodes with negative values"},
+        {"inverted", PP_SET_BOOL, OFF(report.inverted), 0, NULL,
+         "flame: draw an icicle graph, the root on top"},
         {"output", PP_SET_STRING, OFF(output), 0, "FILE",
          "write the report to FILE (atomically) instead of stdout"},
         {"max-size", PP_SET_SIZE, OFF(max_size), 0, "BYTES",

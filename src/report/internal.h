@@ -40,6 +40,15 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual);
 /* The report's calling-context tree (owned by r). */
 int pp_report__tree(struct pp_report *r, const struct pp_tree **out);
 const char *pp_report__node_name(const struct pp_report *r, uint32_t n);
+/* s escaped for XML text and attribute values / as a JSON string with its
+ * quotes. */
+void pp_report__put_xml(FILE *out, const char *s);
+void pp_report__put_json(FILE *out, const char *s);
+/* The inline CSS and script of flame graphs (flame_script.c), as lines
+ * ending in NULL (one long literal would pass C's portable limit). */
+extern const char *const pp_report__flame_style[];
+extern const char *const pp_report__flame_script[];
+void pp_report__put_lines(FILE *out, const char *const *lines);
 void pp_report__print_profile_labels(const struct pp_report *r, FILE *out);
 void pp_report__print_labels(const struct pp_report *r, FILE *out);
 
