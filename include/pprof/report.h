@@ -67,4 +67,9 @@ int pp_report_folded(struct pp_report *r, FILE *out);
  */
 int pp_report_flame(struct pp_report *r, FILE *out);
 
+/* A speedscope JSON file: one sampled profile of the distinct stacks (root
+ * first, as indices into shared frames with name, file and line) and their
+ * values as weights; stacks worth zero or less are left out. */
+int pp_report_speedscope(struct pp_report *r, FILE *out);
+
 #endif

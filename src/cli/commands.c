@@ -21,12 +21,20 @@ static int run_flame(struct pp_report *r, const char *arg, FILE *out)
 	return pp_report_flame(r, out);
 }
 
+static int run_speedscope(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_speedscope(r, out);
+}
+
 const struct pp_command pp_commands[] = {
         {"top", false, false, run_top,
          "the functions with the largest flat (or, with -cum, cum) values"},
         {"text", false, false, run_top, "the same as top"},
         {"flame", false, false, run_flame,
          "an interactive flame graph, as a self-contained SVG"},
+        {"speedscope", false, false, run_speedscope,
+         "a speedscope JSON file (speedscope.app opens it)"},
         {"folded", false, false, run_folded,
          "collapsed stacks, one \"root;...;leaf value\" line each"},
 };

@@ -1,0 +1,52 @@
+#!/bin/bash
+# flame, folded and speedscope on real profiles: well-formed output, the
+# totals of the profile, -inverted, -lines, -output, and bad destinations.
+. "$(dirname "$0")/lib.sh"
+CPU="$SRCDIR/testdata/go/cpu.pb.gz"
+HEAP="$SRCDIR/testdata/go/heap.pb.gz"
+
+# folded: values add up to the profile's total (2.33s of CPU).
+run folded "$CPU"
+expect_status 0 "folded"
+sum=$(awk '{s += $NF} END {printf "%.0f", s}' "$TMP/out")
+if [ "$sum" = 2330000000 ]; then ok; else bad "folded sum $sum, want 2330000000"; fi
+if grep -qv '^[^ ].* -\?[0-9][0-9]*$' "$TMP/out"; then bad "folded: a line is not 'stack value'"; else ok; fi
+run -folded -sample_index=alloc_space "$HEAP"
+expect_status 0 "folded alloc_space"
+sum=$(awk '{s += $NF} END {printf "%.0f", s}' "$TMP/out")
+want=$("$PPROF_C" speedscope -sample_index=alloc_space "$HEAP" | python3 -c 'import json,sys; print(json.load(sys.stdin)["profiles"][0]["endValue"])')
+if [ "$sum" = "$want" ] && [ "$sum" -gt 0 ]; then ok; else bad "folded alloc_space sum $sum, speedscope says $want"; fi
+run folded -lines "$CPU"
+if grep -q '^runtime.main runtime/proc.go:[0-9]*;' "$TMP/out"; then ok; else bad "folded -lines frames are not 'func file:line'"; fi
+
+# flame: well-formed, self-contained SVG.
+run flame "$CPU"
+expect_status 0 "flame"
+if xmllint --noout "$TMP/out" 2>"$TMP/xml"; then ok; else bad "flame is not well-formed XML: $(head -3 "$TMP/xml")"; fi
+if grep -Eq '(src|href)="https?:' "$TMP/out"; then bad "flame loads something from the network"; else ok; fi
+if grep -q '<script' "$TMP/out" && grep -q 'data-inverted="0"' "$TMP/out"; then ok; else bad "flame lacks its script"; fi
+frames=$(grep -c '<g class="f"' "$TMP/out")
+if [ "$frames" -gt 100 ]; then ok; else bad "flame has $frames frames"; fi
+if grep -q '<title>all (2.33s, 100%)</title>' "$TMP/out"; then ok; else bad "flame root frame is not 'all (2.33s, 100%)'"; fi
+run flame -inverted -lines "$CPU"
+expect_status 0 "flame -inverted -lines"
+if xmllint --noout "$TMP/out" 2>/dev/null && grep -q 'data-inverted="1"' "$TMP/out" && grep -q 'Icicle Graph' "$TMP/out"; then ok; else bad "flame -inverted"; fi
+if grep -q '<title>main.main testdata/gen/goprog/main.go:[0-9]* (' "$TMP/out"; then ok; else bad "flame -lines frames are not 'func file:line'"; fi
+run flame -sample_index=inuse_space "$HEAP" -output "$TMP/heap.svg"
+expect_status 0 "flame -output"
+expect_no_stdout "flame -output"
+if xmllint --noout "$TMP/heap.svg" 2>/dev/null; then ok; else bad "flame -output file is not well-formed"; fi
+ls "$TMP" | grep -q '^\.\?heap.svg.' && bad "flame -output left a temporary file" || ok
+
+# speedscope: the schema's fields, weights summing to the total.
+run speedscope "$CPU"
+expect_status 0 "speedscope"
+if python3 "$SRCDIR/tests/cli/speedscope_check.py" "$TMP/out" 2330000000 >"$TMP/why"; then ok; else bad "$(cat "$TMP/why")"; fi
+run speedscope -lines -sample_index=alloc_objects "$HEAP"
+if python3 "$SRCDIR/tests/cli/speedscope_check.py" "$TMP/out" >"$TMP/why"; then ok; else bad "$(cat "$TMP/why")"; fi
+
+# A destination that cannot be written: one line, exit 1, nothing left.
+run flame "$CPU" -output "$TMP/no/such/dir/f.svg"
+expect_status 1 "flame to a missing directory"
+expect_err_line "^pprof-c: .*f.svg" "flame to a missing directory"
+finish
