@@ -31,12 +31,20 @@ struct pp_report_opts {
 	bool drop_negative;  /* false */
 	bool inverted;       /* false: flame graphs grow up from the root;
 	                        true: icicle, the root on top */
+	/* list: where to look for source files. source_path is a list of
+	 * directories separated by ':'; NULL: the current directory and the
+	 * profile's paths as they are. trim_path: prefixes (':'-separated)
+	 * cut off the profile's file names before searching; NULL: pprof's
+	 * guesses (Go module and GOROOT prefixes). */
+	const char *source_path;
+	const char *trim_path;
 };
 
-#define PP_REPORT_OPTS_INIT                                              \
-	{                                                                \
-		NULL, false, PP_GRAN_FUNCTIONS, false, false, -1, 0.005, \
-		        0.001, NULL, 1.0, true, false, false, false      \
+#define PP_REPORT_OPTS_INIT                                                \
+	{                                                                  \
+		NULL, false, PP_GRAN_FUNCTIONS, false, false, -1, 0.005,   \
+		        0.001, NULL, 1.0, true, false, false, false, NULL, \
+		        NULL                                               \
 	}
 
 struct pp_report;
@@ -71,5 +79,37 @@ int pp_report_flame(struct pp_report *r, FILE *out);
  * first, as indices into shared frames with name, file and line) and their
  * values as weights; stacks worth zero or less are left out. */
 int pp_report_speedscope(struct pp_report *r, FILE *out);
+/*
+ * The text call tree (`tree`): each node with its callers above and its
+ * callees below. With symbol (a regex, may be NULL) only the nodes whose
+ * names match are printed and nothing is trimmed: `peek`. A regex that
+ * matches no node fails with PP_ENOTFOUND "no matches found for regexp: R";
+ * a bad regex with PP_EUSAGE.
+ */
+int pp_report_tree(struct pp_report *r, const char *symbol, FILE *out);
+
+/* Every sample's stack with its value and labels (`traces`). */
+int pp_report_traces(struct pp_report *r, FILE *out);
+
+/* The string and numeric label summaries (`tags`). */
+int pp_report_tags(struct pp_report *r, FILE *out);
+
+/* A plain dump of the whole profile (`raw`), as pprof's -raw. */
+int pp_report_raw(struct pp_report *r, FILE *out);
+
+/* The profile's comments, one a line (`comments`). */
+int pp_report_comments(struct pp_report *r, FILE *out);
+
+/*
+ * Annotated source (`list`): for each function whose name matches the
+ * regex, its source lines with flat and cum values, read through
+ * opts.source_path / opts.trim_path. Each source file is read once.
+ * Fails with PP_ENOTFOUND "no matches found for regexp: R" when no
+ * function matches.
+ */
+int pp_report_list(struct pp_report *r, const char *symbol, FILE *out);
+
+/* The profile as gzip'd profile.proto (`proto`). */
+int pp_report_proto(struct pp_report *r, FILE *out);
 
 #endif

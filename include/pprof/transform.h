@@ -15,6 +15,12 @@
  * same are shared; time is the earliest, duration the sum, period the
  * largest; comments are kept once each. names[] (may be NULL) name the
  * inputs in error messages.
+ *
+ * As pprof's profile.Merge (which pprof runs even on a single profile):
+ * samples whose values are all zero are dropped; samples with the same
+ * stack and labels become one with their values summed; the result holds
+ * only the mappings (and the first input's first one), functions and
+ * locations the samples use, numbered 1.. in the order samples reach them.
  */
 int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
                      const char *const *names, size_t n,

@@ -27,15 +27,62 @@ static int run_speedscope(struct pp_report *r, const char *arg, FILE *out)
 	return pp_report_speedscope(r, out);
 }
 
+static int run_tree(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_tree(r, NULL, out);
+}
+
+static int run_peek(struct pp_report *r, const char *arg, FILE *out)
+{
+	return pp_report_tree(r, arg, out);
+}
+
+static int run_traces(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_traces(r, out);
+}
+
+static int run_tags(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_tags(r, out);
+}
+
+static int run_raw(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_raw(r, out);
+}
+
+static int run_comments(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_comments(r, out);
+}
+
 const struct pp_command pp_commands[] = {
-        {"top", false, false, run_top,
+        {"top", false, false, false, run_top,
          "the functions with the largest flat (or, with -cum, cum) values"},
-        {"text", false, false, run_top, "the same as top"},
-        {"flame", false, false, run_flame,
+        {"text", false, false, false, run_top, "the same as top"},
+        {"tree", false, false, false, run_tree,
+         "the call tree: each function with its callers and callees"},
+        {"peek", true, false, false, run_peek,
+         "callers and callees of the functions matching REGEX"},
+        {"traces", false, false, true, run_traces,
+         "every sample's stack with its value and labels"},
+        {"tags", false, false, false, run_tags,
+         "the label values with their totals and shares"},
+        {"raw", false, false, true, run_raw,
+         "a plain dump of the profile's samples, locations, mappings"},
+        {"comments", false, false, false, run_comments,
+         "the profile's comments"},
+        {"flame", false, false, false, run_flame,
          "an interactive flame graph, as a self-contained SVG"},
-        {"speedscope", false, false, run_speedscope,
+        {"speedscope", false, false, false, run_speedscope,
          "a speedscope JSON file (speedscope.app opens it)"},
-        {"folded", false, false, run_folded,
+        {"folded", false, false, false, run_folded,
          "collapsed stacks, one \"root;...;leaf value\" line each"},
 };
 

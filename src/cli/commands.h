@@ -13,6 +13,9 @@ struct pp_command {
 	bool wants_regex;
 	/* Writes binary data that must not go to a terminal. */
 	bool binary;
+	/* Shows samples one by one (traces, raw, proto): needs pprof's merge
+	 * (identical samples summed, zero ones dropped) even of one profile. */
+	bool merged;
 	int (*run)(struct pp_report *r, const char *arg, FILE *out);
 	const char *help;
 };

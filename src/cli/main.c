@@ -93,6 +93,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ctx.max_size = args.config.max_size;
+	args.config.merge_one = args.command->merged;
 	if ((rc = pp_cli_load(&ctx, &args.config, args.sources, args.nsources,
 	                      &prof)) < 0 ||
 	    (rc = pp_cli_prepare(&ctx, &args.config, prof, &prepared)) < 0 ||

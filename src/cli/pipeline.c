@@ -17,7 +17,6 @@ int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	size_t n;
 	int err = 0;
 
-	(void)cfg;
 	*out = NULL;
 	if (nsources == 0)
 		return pp_error(ctx, PP_EUSAGE, "no profile given");
@@ -27,7 +26,7 @@ int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	for (n = 0; n < nsources; n++)
 		if ((err = pp_source_open(ctx, sources[n], &profs[n])) < 0)
 			goto done;
-	if (nsources == 1) {
+	if (nsources == 1 && !cfg->merge_one) {
 		*out = profs[0];
 		profs[0] = NULL;
 	} else {

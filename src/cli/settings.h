@@ -23,6 +23,9 @@ struct pp_cli_config {
 	/* pprof's legacy sample flags given (-alloc_space, ...), one bit each,
 	 * until pp_cli_config_resolve turns them into sample_index. */
 	unsigned legacy_samples;
+	/* Not a setting: the command asks for pprof's merge even of a single
+	 * profile (see pp_command.merged). */
+	bool merge_one;
 };
 
 enum pp_setting_kind {

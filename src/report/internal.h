@@ -25,6 +25,17 @@ struct pp_report {
 	uint32_t orig_count;
 	uint32_t dropped_nodes;
 	bool *kept;
+	/* Set by a report before pp_report__trimmed_graph: record every
+	 * edge between kept nodes (trees), not just the inline marks. */
+	bool all_edges;
+	int64_t edge_cutoff; /* edges lighter than this are not shown */
+	/* Units of numeric label keys; see pp_report__num_units. */
+	struct {
+		pp_str key, unit;
+	} * num_units;
+	uint32_t nnum_units;
+	size_t cap_num_units;
+	bool num_units_done;
 	size_t *names; /* offsets into name_buf, per graph node */
 	char *name_buf;
 
@@ -39,6 +50,9 @@ void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
 int pp_report__trimmed_graph(struct pp_report *r, bool visual);
 /* The report's calling-context tree (owned by r). */
 int pp_report__tree(struct pp_report *r, const struct pp_tree **out);
+/* Build r->graph with go (untrimmed) and the node names; sets the output
+ * unit to the one asked for (reports that trim choose it later). */
+int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go);
 const char *pp_report__node_name(const struct pp_report *r, uint32_t n);
 /* s escaped for XML text and attribute values / as a JSON string with its
  * quotes. */
@@ -51,5 +65,32 @@ extern const char *const pp_report__flame_script[];
 void pp_report__put_lines(FILE *out, const char *const *lines);
 void pp_report__print_profile_labels(const struct pp_report *r, FILE *out);
 void pp_report__print_labels(const struct pp_report *r, FILE *out);
+
+/* A list of owned strings. */
+struct pp_report__lines {
+	char **v;
+	size_t n, cap;
+};
+
+enum pp_label_style {
+	PP_LABELS_TRACES, /* "%10s:  v1 v2", numbers scaled (traces) */
+	PP_LABELS_RAW,    /* "key:[v1 v2]", numbers with units (raw) */
+};
+
+/* One line per label key of sample (string or numeric labels), sorted;
+ * replaces out's contents (clear or release it after use). Numeric labels
+ * need pp_report__num_units first. */
+int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
+                           bool numeric, enum pp_label_style style,
+                           struct pp_report__lines *out);
+void pp_report__lines_clear(const struct pp_report *r,
+                            struct pp_report__lines *l);
+void pp_report__lines_release(const struct pp_report *r,
+                              struct pp_report__lines *l);
+
+/* Find the unit of every numeric label key (once per report). */
+int pp_report__num_units(struct pp_report *r);
+/* The unit of numeric label key (after pp_report__num_units). */
+const char *pp_report__num_unit(const struct pp_report *r, pp_str key);
 
 #endif

@@ -30,6 +30,7 @@ int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 	r->opts = *opts;
 	if (!r->opts.unit)
 		r->opts.unit = "minimum";
+	r->output_unit = r->opts.unit;
 	if (r->opts.divide_by == 0) {
 		err = pp_error(ctx, PP_EUSAGE, "zero divisor specified");
 		goto fail;
@@ -75,6 +76,7 @@ void pp_report_free(struct pp_report *r)
 	pp_free(r->ctx, r->names);
 	pp_free(r->ctx, r->name_buf);
 	pp_free(r->ctx, r->kept);
+	pp_free(r->ctx, r->num_units);
 	pp_free(r->ctx, r);
 }
 
@@ -338,6 +340,18 @@ static int add_inline_edges(struct pp_report *r)
 	return pp_graph__inline_edges(g, r->kept);
 }
 
+int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
+{
+	int err;
+
+	pp_graph_free(r->graph);
+	r->graph = NULL;
+	r->output_unit = r->opts.unit;
+	if ((err = pp_graph_new(r->ctx, r->prof, go, &r->graph)) < 0)
+		return err;
+	return compute_names(r);
+}
+
 int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 {
 	struct pp_graph_opts go = {0};
@@ -364,13 +378,9 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 	 * added in one last pass over the final node set, since keeping a
 	 * subset of nodes never changes the values of the nodes kept. */
 	go.edges = PP_EDGES_NONE;
-	pp_graph_free(r->graph);
-	r->graph = NULL;
-	if ((err = pp_graph_new(r->ctx, r->prof, &go, &r->graph)) < 0)
+	if ((err = pp_report__graph(r, &go)) < 0)
 		return err;
 	g = r->graph;
-	if ((err = compute_names(r)) < 0)
-		return err;
 	pp_free(r->ctx, r->order);
 	pp_free(r->ctx, r->kept);
 	r->order = pp_malloc(r->ctx,
@@ -416,8 +426,18 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 		if ((err = select_order(r)) < 0)
 			return err;
 	}
-	if ((err = add_inline_edges(r)) < 0)
+	if (r->all_edges) {
+		/* Trees print every caller and callee of a kept node; paths
+		 * through dropped nodes become residual edges. */
+		memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
+		for (uint32_t i = 0; i < r->norder; i++)
+			r->kept[r->order[i]] = true;
+		if ((err = pp_graph_accumulate(g, r->kept, PP_EDGES_ALL)) < 0)
+			return err;
+	} else if ((err = add_inline_edges(r)) < 0) {
 		return err;
+	}
+	r->edge_cutoff = edge_cutoff;
 	trim_edges(r, edge_cutoff);
 	select_output_unit(r);
 	return 0;

@@ -1,8 +1,12 @@
 /*
- * Merging profiles. Records are copied into a fresh profile with their
- * strings re-interned; mappings, functions and locations that are equal under
- * pprof's keys are shared, so reports see one node for one function whatever
- * file it came from.
+ * Merging profiles, as pprof's profile.Merge. Records are copied into a
+ * fresh profile with their strings re-interned; mappings, functions and
+ * locations that are equal under pprof's keys are shared, so reports see one
+ * node for one function whatever file it came from. Records are copied when
+ * a sample first reaches them, so the result holds only what samples use, in
+ * pprof's order (which raw and proto output show). Samples with the same
+ * stack and labels become one with the values summed; samples whose values
+ * are all zero are dropped.
  */
 #include <string.h>
 
@@ -42,8 +46,8 @@ struct merger {
 	struct pp_profile *dst;
 	const struct pp_profile *src;
 	pp_str *strmap;
-	uint32_t *mapmap, *funcmap, *locmap;
-	struct key_table maps, funcs, locs;
+	uint32_t *mapmap, *funcmap, *locmap; /* PP_NONE until mapped */
+	struct key_table maps, funcs, locs, samples;
 	struct pp_line *lines;
 	size_t cap_lines;
 };
@@ -129,65 +133,66 @@ static int grow_table(struct merger *m, struct key_table *t, uint32_t count)
 	return 0;
 }
 
-static int map_mappings(struct merger *m)
+/* The dst mapping for src mapping i, added on first use. */
+static int map_mapping(struct merger *m, uint32_t i, uint32_t *out)
 {
-	const struct pp_profile *src = m->src;
 	struct pp_profile *dst = m->dst;
+	struct pp_mapping pm;
+	uint32_t found, slot;
+	uint64_t h;
 	int err;
 
-	for (uint32_t i = 0; i < src->nmappings; i++) {
-		struct pp_mapping pm = src->mappings[i];
-		uint32_t found, slot;
-		uint64_t h;
-
-		pm.file = S(m, pm.file);
-		pm.build_id = S(m, pm.build_id);
-		h = mapping_hash(&pm);
-		if ((err = grow_table(m, &m->maps, dst->nmappings)) < 0)
-			return err;
-		LOOKUP(&m->maps, h, mapping_eq(&dst->mappings[i_], &pm), found);
-		if (found == PP_NONE) {
-			pm.id = (uint64_t)dst->nmappings + 1;
-			if ((err = pp_profile_add_mapping(dst, &pm, &found)) <
-			    0)
-				return err;
-			m->maps.vals[slot] = found + 1;
-			m->maps.hashes[slot] = h;
-		}
-		m->mapmap[i] = found;
+	if (i == PP_NONE || m->mapmap[i] != PP_NONE) {
+		*out = i == PP_NONE ? PP_NONE : m->mapmap[i];
+		return 0;
 	}
+	pm = m->src->mappings[i];
+	pm.file = S(m, pm.file);
+	pm.build_id = S(m, pm.build_id);
+	h = mapping_hash(&pm);
+	if ((err = grow_table(m, &m->maps, dst->nmappings)) < 0)
+		return err;
+	LOOKUP(&m->maps, h, mapping_eq(&dst->mappings[i_], &pm), found);
+	if (found == PP_NONE) {
+		pm.id = (uint64_t)dst->nmappings + 1;
+		if ((err = pp_profile_add_mapping(dst, &pm, &found)) < 0)
+			return err;
+		m->maps.vals[slot] = found + 1;
+		m->maps.hashes[slot] = h;
+	}
+	*out = m->mapmap[i] = found;
 	return 0;
 }
 
-static int map_functions(struct merger *m)
+/* The dst function for src function i, added on first use. */
+static int map_function(struct merger *m, uint32_t i, uint32_t *out)
 {
-	const struct pp_profile *src = m->src;
 	struct pp_profile *dst = m->dst;
+	struct pp_function f;
+	uint32_t found, slot;
+	uint64_t h;
 	int err;
 
-	for (uint32_t i = 0; i < src->nfunctions; i++) {
-		struct pp_function f = src->functions[i];
-		uint32_t found, slot;
-		uint64_t h;
-
-		f.name = S(m, f.name);
-		f.system_name = S(m, f.system_name);
-		f.filename = S(m, f.filename);
-		h = function_hash(&f);
-		if ((err = grow_table(m, &m->funcs, dst->nfunctions)) < 0)
-			return err;
-		LOOKUP(&m->funcs, h, function_eq(&dst->functions[i_], &f),
-		       found);
-		if (found == PP_NONE) {
-			f.id = (uint64_t)dst->nfunctions + 1;
-			if ((err = pp_profile_add_function(dst, &f, &found)) <
-			    0)
-				return err;
-			m->funcs.vals[slot] = found + 1;
-			m->funcs.hashes[slot] = h;
-		}
-		m->funcmap[i] = found;
+	if (i == PP_NONE || m->funcmap[i] != PP_NONE) {
+		*out = i == PP_NONE ? PP_NONE : m->funcmap[i];
+		return 0;
 	}
+	f = m->src->functions[i];
+	f.name = S(m, f.name);
+	f.system_name = S(m, f.system_name);
+	f.filename = S(m, f.filename);
+	h = function_hash(&f);
+	if ((err = grow_table(m, &m->funcs, dst->nfunctions)) < 0)
+		return err;
+	LOOKUP(&m->funcs, h, function_eq(&dst->functions[i_], &f), found);
+	if (found == PP_NONE) {
+		f.id = (uint64_t)dst->nfunctions + 1;
+		if ((err = pp_profile_add_function(dst, &f, &found)) < 0)
+			return err;
+		m->funcs.vals[slot] = found + 1;
+		m->funcs.hashes[slot] = h;
+	}
+	*out = m->funcmap[i] = found;
 	return 0;
 }
 
@@ -213,55 +218,149 @@ static bool location_eq(const struct pp_profile *dst, uint32_t i,
 	return true;
 }
 
-static int map_locations(struct merger *m)
+/* The dst location for src location i, added on first use. */
+static int map_location(struct merger *m, uint32_t i, uint32_t *out)
 {
 	const struct pp_profile *src = m->src;
 	struct pp_profile *dst = m->dst;
+	struct pp_location l;
+	uint32_t found, slot;
+	uint64_t h, rel;
 	int err;
 
-	for (uint32_t i = 0; i < src->nlocations; i++) {
-		struct pp_location l = src->locations[i];
-		uint32_t found, slot;
-		uint64_t h, rel;
-
-		if ((err = pp_grow(m->ctx, (void **)&m->lines, &m->cap_lines,
-		                   l.line_count, sizeof(*m->lines))) < 0)
-			return err;
-		for (uint32_t k = 0; k < l.line_count; k++) {
-			m->lines[k] = src->lines[l.line_first + k];
-			if (m->lines[k].function != PP_NONE)
-				m->lines[k].function =
-				        m->funcmap[m->lines[k].function];
-		}
-		l.mapping =
-		        l.mapping != PP_NONE ? m->mapmap[l.mapping] : PP_NONE;
-		/* Addresses relative to the mapping, as pprof keys them, so
-		 * address-space randomisation does not split locations. Our
-		 * mapping may be shared with an earlier profile's. */
-		rel = l.address;
-		if (l.mapping != PP_NONE) {
-			rel -= src->mappings[src->locations[i].mapping].start;
-			l.address = dst->mappings[l.mapping].start + rel;
-		}
-		h = mix(mix(mix(3, rel), l.mapping), l.is_folded);
-		for (uint32_t k = 0; k < l.line_count; k++)
-			h = mix(mix(h, m->lines[k].function),
-			        (uint64_t)m->lines[k].line);
-		if ((err = grow_table(m, &m->locs, dst->nlocations)) < 0)
-			return err;
-		LOOKUP(&m->locs, h, location_eq(dst, i_, &l, rel, m->lines),
-		       found);
-		if (found == PP_NONE) {
-			l.id = (uint64_t)dst->nlocations + 1;
-			if ((err = pp_profile_add_location(dst, &l, m->lines,
-			                                   l.line_count,
-			                                   &found)) < 0)
-				return err;
-			m->locs.vals[slot] = found + 1;
-			m->locs.hashes[slot] = h;
-		}
-		m->locmap[i] = found;
+	if (m->locmap[i] != PP_NONE) {
+		*out = m->locmap[i];
+		return 0;
 	}
+	l = src->locations[i];
+	if ((err = map_mapping(m, l.mapping, &l.mapping)) < 0)
+		return err;
+	if ((err = pp_grow(m->ctx, (void **)&m->lines, &m->cap_lines,
+	                   l.line_count, sizeof(*m->lines))) < 0)
+		return err;
+	for (uint32_t k = 0; k < l.line_count; k++) {
+		m->lines[k] = src->lines[l.line_first + k];
+		if ((err = map_function(m, m->lines[k].function,
+		                        &m->lines[k].function)) < 0)
+			return err;
+	}
+	/* Addresses relative to the mapping, as pprof keys them, so
+	 * address-space randomisation does not split locations. Our
+	 * mapping may be shared with an earlier profile's. */
+	rel = l.address;
+	if (l.mapping != PP_NONE) {
+		rel -= src->mappings[src->locations[i].mapping].start;
+		l.address = dst->mappings[l.mapping].start + rel;
+	}
+	h = mix(mix(mix(3, rel), l.mapping), l.is_folded);
+	for (uint32_t k = 0; k < l.line_count; k++)
+		h = mix(mix(h, m->lines[k].function),
+		        (uint64_t)m->lines[k].line);
+	if ((err = grow_table(m, &m->locs, dst->nlocations)) < 0)
+		return err;
+	LOOKUP(&m->locs, h, location_eq(dst, i_, &l, rel, m->lines), found);
+	if (found == PP_NONE) {
+		l.id = (uint64_t)dst->nlocations + 1;
+		if ((err = pp_profile_add_location(dst, &l, m->lines,
+		                                   l.line_count, &found)) < 0)
+			return err;
+		m->locs.vals[slot] = found + 1;
+		m->locs.hashes[slot] = h;
+	}
+	*out = m->locmap[i] = found;
+	return 0;
+}
+
+static bool is_zero(const int64_t *v, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i] != 0)
+			return false;
+	return true;
+}
+
+/* Labels in one order whatever order the file gave them: by kind (string
+ * first), then key; values of one key keep their order, as in pprof's map
+ * of lists. Insertion sort: samples carry a handful of labels. */
+static void sort_labels(struct pp_label *l, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		struct pp_label x = l[i];
+		uint32_t j;
+
+		for (j = i; j > 0; j--) {
+			bool xs = x.str != 0, ys = l[j - 1].str != 0;
+
+			if (xs == ys ? l[j - 1].key <= x.key : xs < ys)
+				break;
+			l[j] = l[j - 1];
+		}
+		l[j] = x;
+	}
+}
+
+static uint64_t sample_hash(const uint32_t *locs, uint32_t nlocs,
+                            const struct pp_label *labels, uint32_t nlabels)
+{
+	uint64_t h = mix(4, nlocs);
+
+	for (uint32_t k = 0; k < nlocs; k++)
+		h = mix(h, locs[k]);
+	for (uint32_t k = 0; k < nlabels; k++)
+		h = mix(mix(mix(mix(h, labels[k].key), labels[k].str),
+		            (uint64_t)labels[k].num),
+		        labels[k].num_unit);
+	return h;
+}
+
+static bool sample_eq(const struct pp_profile *dst, uint32_t i,
+                      const uint32_t *locs, uint32_t nlocs,
+                      const struct pp_label *labels, uint32_t nlabels)
+{
+	const struct pp_sample *s = &dst->samples[i];
+
+	if (s->loc_count != nlocs || s->label_count != nlabels)
+		return false;
+	if (nlocs && memcmp(dst->sample_locs + s->loc_first, locs,
+	                    nlocs * sizeof(*locs)) != 0)
+		return false;
+	for (uint32_t k = 0; k < nlabels; k++) {
+		const struct pp_label *a = &dst->labels[s->label_first + k];
+
+		if (a->key != labels[k].key || a->str != labels[k].str ||
+		    a->num != labels[k].num ||
+		    a->num_unit != labels[k].num_unit)
+			return false;
+	}
+	return true;
+}
+
+/* Add one sample to dst, or its values to an equal one already there. */
+static int add_sample(struct merger *m, const uint32_t *locs, uint32_t nlocs,
+                      const int64_t *values, const struct pp_label *labels,
+                      uint32_t nlabels)
+{
+	struct pp_profile *dst = m->dst;
+	uint32_t nt = dst->nsample_types, found, slot;
+	uint64_t h = sample_hash(locs, nlocs, labels, nlabels);
+	int err;
+
+	if ((err = grow_table(m, &m->samples, dst->nsamples)) < 0)
+		return err;
+	LOOKUP(&m->samples, h, sample_eq(dst, i_, locs, nlocs, labels, nlabels),
+	       found);
+	if (found != PP_NONE) {
+		int64_t *v = dst->values + (size_t)found * nt;
+
+		for (uint32_t k = 0; k < nt; k++)
+			v[k] += values[k];
+		return 0;
+	}
+	if ((err = pp_profile_add_sample(dst, locs, nlocs, values, labels,
+	                                 nlabels)) < 0)
+		return err;
+	m->samples.vals[slot] = dst->nsamples;
+	m->samples.hashes[slot] = h;
 	return 0;
 }
 
@@ -275,24 +374,30 @@ static int map_samples(struct merger *m)
 
 	for (uint32_t s = 0; s < src->nsamples && err >= 0; s++) {
 		const struct pp_sample *smp = &src->samples[s];
+		const int64_t *v = pp_profile_sample_values(src, s);
 
+		if (is_zero(v, src->nsample_types))
+			continue;
 		if ((err = pp_grow(m->ctx, (void **)&locs, &cap_locs,
 		                   smp->loc_count, sizeof(*locs))) < 0 ||
 		    (err = pp_grow(m->ctx, (void **)&labels, &cap_labels,
 		                   smp->label_count, sizeof(*labels))) < 0)
 			break;
-		for (uint32_t k = 0; k < smp->loc_count; k++)
-			locs[k] =
-			        m->locmap[src->sample_locs[smp->loc_first + k]];
+		for (uint32_t k = 0; k < smp->loc_count && err >= 0; k++)
+			err = map_location(m,
+			                   src->sample_locs[smp->loc_first + k],
+			                   &locs[k]);
+		if (err < 0)
+			break;
 		for (uint32_t k = 0; k < smp->label_count; k++) {
 			labels[k] = src->labels[smp->label_first + k];
 			labels[k].key = S(m, labels[k].key);
 			labels[k].str = S(m, labels[k].str);
 			labels[k].num_unit = S(m, labels[k].num_unit);
 		}
-		err = pp_profile_add_sample(m->dst, locs, smp->loc_count,
-		                            pp_profile_sample_values(src, s),
-		                            labels, smp->label_count);
+		sort_labels(labels, smp->label_count);
+		err = add_sample(m, locs, smp->loc_count, v, labels,
+		                 smp->label_count);
 	}
 	pp_free(m->ctx, locs);
 	pp_free(m->ctx, labels);
@@ -347,9 +452,17 @@ static int merge_one(struct merger *m)
 			goto done;
 		}
 	}
-	if ((err = map_mappings(m)) < 0 || (err = map_functions(m)) < 0 ||
-	    (err = map_locations(m)) < 0 || (err = map_samples(m)) < 0)
-		goto done;
+	memset(m->mapmap, 0xff, ((size_t)src->nmappings + 1) * 4);
+	memset(m->funcmap, 0xff, ((size_t)src->nfunctions + 1) * 4);
+	memset(m->locmap, 0xff, ((size_t)src->nlocations + 1) * 4);
+	/* The first mapping is the main binary's: keep it first. */
+	if (m->dst->nmappings == 0 && src->nmappings > 0) {
+		uint32_t ignored;
+
+		if ((err = map_mapping(m, 0, &ignored)) < 0)
+			goto done;
+	}
+	err = map_samples(m);
 done:
 	pp_free(m->ctx, m->strmap);
 	pp_free(m->ctx, m->mapmap);
@@ -382,7 +495,8 @@ int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
 	m.dst = dst;
 	if ((err = table_init(ctx, &m.maps, 64)) < 0 ||
 	    (err = table_init(ctx, &m.funcs, first->nfunctions)) < 0 ||
-	    (err = table_init(ctx, &m.locs, first->nlocations)) < 0)
+	    (err = table_init(ctx, &m.locs, first->nlocations)) < 0 ||
+	    (err = table_init(ctx, &m.samples, first->nsamples)) < 0)
 		goto done;
 #define STR(p, s) pp_profile_intern(dst, pp_profile_str((p), (s)))
 	for (uint32_t i = 0; i < first->nsample_types; i++)
@@ -426,8 +540,19 @@ done:
 	table_release(ctx, &m.maps);
 	table_release(ctx, &m.funcs);
 	table_release(ctx, &m.locs);
+	table_release(ctx, &m.samples);
 	pp_free(ctx, m.lines);
 	if (err < 0) {
+		pp_profile_free(dst);
+		return err;
+	}
+	/* Values that cancel out (a base subtracted) leave zero samples:
+	 * merge once more to drop them and what only they used. */
+	for (uint32_t s = 0; s < dst->nsamples; s++) {
+		if (!is_zero(pp_profile_sample_values(dst, s),
+		             dst->nsample_types))
+			continue;
+		err = pp_profile_merge(ctx, &dst, NULL, 1, out);
 		pp_profile_free(dst);
 		return err;
 	}

@@ -1,0 +1,266 @@
+/* The `raw` and `comments` reports: the profile as pprof's Profile.String
+ * prints it, and its free-form comments. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/internal.h"
+
+/* Go's time.Time.String(): "2006-01-02 15:04:05.999999999 -0700 MST" in
+ * local time, trailing zeros of the fraction dropped. */
+static void print_time(FILE *out, int64_t nanos)
+{
+	time_t secs = (time_t)(nanos / 1000000000);
+	int64_t frac = nanos % 1000000000;
+	struct tm tm;
+	char date[64], zone[64], fs[16] = "";
+
+	if (frac < 0) {
+		frac += 1000000000;
+		secs--;
+	}
+	if (!localtime_r(&secs, &tm) ||
+	    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm) == 0 ||
+	    strftime(zone, sizeof(zone), "%z %Z", &tm) == 0)
+		return;
+	if (frac) {
+		int len = snprintf(fs, sizeof(fs), ".%09lld", (long long)frac);
+
+		while (len > 1 && fs[len - 1] == '0')
+			fs[--len] = '\0';
+	}
+	fprintf(out, "Time: %s%s %s\n", date, fs, zone);
+}
+
+/* Go's time.Duration.String(), e.g. "3.366249507s", "1.5ms", "0s". */
+static void go_duration(int64_t d, char *buf, size_t size)
+{
+	uint64_t u = d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d;
+	const char *sign = d < 0 ? "-" : "";
+	static const struct {
+		uint64_t div;
+		const char *unit;
+	} small[] = {{1, "ns"}, {1000, "\xc2\xb5s"}, {1000000, "ms"}};
+	char frac[32];
+	int len;
+
+	if (u == 0) {
+		snprintf(buf, size, "0s");
+		return;
+	}
+	if (u < 1000000000) {
+		int i = u < 1000 ? 0 : u < 1000000 ? 1 : 2;
+		uint64_t f = u % small[i].div;
+		int digits = i * 3;
+
+		len = snprintf(frac, sizeof(frac), ".%0*llu", digits,
+		               (unsigned long long)f);
+		while (len > 1 && frac[len - 1] == '0')
+			frac[--len] = '\0';
+		if (len == 1)
+			frac[0] = '\0';
+		snprintf(buf, size, "%s%llu%s%s", sign,
+		         (unsigned long long)(u / small[i].div), frac,
+		         small[i].unit);
+		return;
+	}
+	{
+		uint64_t secs = u / 1000000000, f = u % 1000000000;
+		char rest[128];
+
+		len = snprintf(frac, sizeof(frac), ".%09llu",
+		               (unsigned long long)f);
+		while (len > 1 && frac[len - 1] == '0')
+			frac[--len] = '\0';
+		if (len == 1)
+			frac[0] = '\0';
+		if (secs >= 3600)
+			snprintf(rest, sizeof(rest), "%lluh%llum%llu%ss",
+			         (unsigned long long)(secs / 3600),
+			         (unsigned long long)(secs / 60 % 60),
+			         (unsigned long long)(secs % 60), frac);
+		else if (secs >= 60)
+			snprintf(rest, sizeof(rest), "%llum%llu%ss",
+			         (unsigned long long)(secs / 60),
+			         (unsigned long long)(secs % 60), frac);
+		else
+			snprintf(rest, sizeof(rest), "%llu%ss",
+			         (unsigned long long)secs, frac);
+		snprintf(buf, size, "%s%s", sign, rest);
+	}
+}
+
+/* The first n UTF-8 characters of s, as Go's "%.4v" cuts a string. */
+static void print_runes(FILE *out, const char *s, int n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (u[i] && n > 0) {
+		i++;
+		while ((u[i] & 0xC0) == 0x80)
+			i++;
+		n--;
+	}
+	fwrite(s, 1, i, out);
+}
+
+static void print_hex(FILE *out, uint64_t v)
+{
+	fprintf(out, "0x%llx", (unsigned long long)v);
+}
+
+static void print_sample_types(const struct pp_profile *p, FILE *out)
+{
+	for (uint32_t i = 0; i < p->nsample_types; i++)
+		fprintf(out, "%s%s/%s%s", i ? " " : "",
+		        pp_profile_str(p, p->sample_types[i].type),
+		        pp_profile_str(p, p->sample_types[i].unit),
+		        p->sample_types[i].type == p->default_sample_type
+		                ? "[dflt]"
+		                : "");
+	fprintf(out, "\n");
+}
+
+static void print_location(const struct pp_profile *p, uint32_t l, FILE *out)
+{
+	const struct pp_location *loc = &p->locations[l];
+	char head[96];
+	int len;
+
+	len = snprintf(head, sizeof(head), "%6llu: 0x%llx ",
+	               (unsigned long long)loc->id,
+	               (unsigned long long)loc->address);
+	if (loc->mapping != PP_NONE)
+		len += snprintf(
+		        head + len, sizeof(head) - (size_t)len, "M=%llu ",
+		        (unsigned long long)p->mappings[loc->mapping].id);
+	if (loc->is_folded)
+		snprintf(head + len, sizeof(head) - (size_t)len, "[F] ");
+	if (loc->line_count == 0)
+		fprintf(out, "%s\n", head);
+	for (uint32_t i = 0; i < loc->line_count; i++) {
+		const struct pp_line *ln = &p->lines[loc->line_first + i];
+
+		fprintf(out, "%s", i == 0 ? head : "             ");
+		if (ln->function == PP_NONE) {
+			fprintf(out, "??\n");
+			continue;
+		}
+		{
+			const struct pp_function *f =
+			        &p->functions[ln->function];
+
+			fprintf(out, "%s %s:%lld s=%lld",
+			        pp_profile_str(p, f->name),
+			        pp_profile_str(p, f->filename),
+			        (long long)ln->line, (long long)f->start_line);
+			if (f->name != f->system_name)
+				fprintf(out, "(%s)",
+				        pp_profile_str(p, f->system_name));
+			fprintf(out, "\n");
+		}
+	}
+}
+
+static void print_mapping(const struct pp_profile *p, uint32_t i, FILE *out)
+{
+	const struct pp_mapping *m = &p->mappings[i];
+
+	fprintf(out, "%llu: ", (unsigned long long)m->id);
+	print_hex(out, m->start);
+	fprintf(out, "/");
+	print_hex(out, m->limit);
+	fprintf(out, "/");
+	print_hex(out, m->offset);
+	fprintf(out, " %s %s %s%s%s%s\n", pp_profile_str(p, m->file),
+	        pp_profile_str(p, m->build_id), m->has_functions ? "[FN]" : "",
+	        m->has_filenames ? "[FL]" : "",
+	        m->has_line_numbers ? "[LN]" : "",
+	        m->has_inline_frames ? "[IN]" : "");
+}
+
+int pp_report_raw(struct pp_report *r, FILE *out)
+{
+	const struct pp_profile *p = r->prof;
+	struct pp_report__lines str = {0}, num = {0};
+	int err;
+
+	if ((err = pp_report__num_units(r)) < 0)
+		return err;
+	for (uint32_t i = 0; i < p->ncomments; i++)
+		fprintf(out, "Comment: %s\n",
+		        pp_profile_str(p, p->comments[i]));
+	if (p->period_type.type || p->period_type.unit)
+		fprintf(out, "PeriodType: %s %s\n",
+		        pp_profile_str(p, p->period_type.type),
+		        pp_profile_str(p, p->period_type.unit));
+	fprintf(out, "Period: %lld\n", (long long)p->period);
+	if (p->time_nanos != 0)
+		print_time(out, p->time_nanos);
+	if (p->duration_nanos != 0) {
+		char d[160];
+
+		go_duration(p->duration_nanos, d, sizeof(d));
+		fprintf(out, "Duration: ");
+		print_runes(out, d, 4);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "Samples:\n");
+	print_sample_types(p, out);
+	for (uint32_t s = 0; s < p->nsamples; s++) {
+		const struct pp_sample *smp = &p->samples[s];
+		const int64_t *v = pp_profile_sample_values(p, s);
+
+		/* pprof's focus filter, which runs even with no -focus, keeps
+		 * only samples with a location in focus: a sample without
+		 * locations never is. */
+		if (smp->loc_count == 0)
+			continue;
+		for (uint32_t i = 0; i < p->nsample_types; i++)
+			fprintf(out, " %10lld", (long long)v[i]);
+		fprintf(out, ": ");
+		for (uint32_t k = 0; k < smp->loc_count; k++)
+			fprintf(out, "%llu ",
+			        (unsigned long long)p
+			                ->locations
+			                        [p->sample_locs[smp->loc_first +
+			                                        k]]
+			                .id);
+		fprintf(out, "\n");
+		if ((err = pp_report__label_lines(r, s, false, PP_LABELS_RAW,
+		                                  &str)) < 0 ||
+		    (err = pp_report__label_lines(r, s, true, PP_LABELS_RAW,
+		                                  &num)) < 0)
+			goto done;
+		for (int pass = 0; pass < 2; pass++) {
+			const struct pp_report__lines *l = pass ? &num : &str;
+
+			if (l->n == 0)
+				continue;
+			fprintf(out, "                ");
+			for (size_t i = 0; i < l->n; i++)
+				fprintf(out, "%s%s", i ? " " : "", l->v[i]);
+			fprintf(out, "\n");
+		}
+	}
+	fprintf(out, "Locations\n");
+	for (uint32_t l = 0; l < p->nlocations; l++)
+		print_location(p, l, out);
+	fprintf(out, "Mappings\n");
+	for (uint32_t m = 0; m < p->nmappings; m++)
+		print_mapping(p, m, out);
+done:
+	pp_report__lines_release(r, &str);
+	pp_report__lines_release(r, &num);
+	return err;
+}
+
+int pp_report_comments(struct pp_report *r, FILE *out)
+{
+	const struct pp_profile *p = r->prof;
+
+	for (uint32_t i = 0; i < p->ncomments; i++)
+		fprintf(out, "%s\n", pp_profile_str(p, p->comments[i]));
+	return 0;
+}

@@ -1,0 +1,183 @@
+/*
+ * The `tree` and `peek` reports: each node of the trimmed graph with its
+ * callers above and its callees below, as pprof's printTree. peek is tree
+ * restricted to the nodes whose names match a regex, untrimmed.
+ */
+#include <string.h>
+
+#include "pprof/format.h"
+#include "report/internal.h"
+#include "util/regex.h"
+
+#define SEPARATOR                                                              \
+	"----------------------------------------------------------+---------" \
+	"----"
+#define LEGEND                                                                 \
+	"      flat  flat%   sum%        cum   cum%   calls calls% + context " \
+	"\t \t "
+
+static int64_t abs64(int64_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+/* Edges of each node, in and out, as ranges of one index array. */
+struct adjacency {
+	uint32_t *in_first, *out_first; /* nnodes + 1 each */
+	uint32_t *in, *out;
+};
+
+static int adjacency_build(const struct pp_report *r, struct adjacency *a)
+{
+	const struct pp_graph *g = r->graph;
+	size_t nn = (size_t)g->nnodes + 1, ne = g->nedges ? g->nedges : 1;
+
+	a->in_first = pp_calloc(r->ctx, nn + 1, sizeof(uint32_t));
+	a->out_first = pp_calloc(r->ctx, nn + 1, sizeof(uint32_t));
+	a->in = pp_malloc(r->ctx, ne * sizeof(uint32_t));
+	a->out = pp_malloc(r->ctx, ne * sizeof(uint32_t));
+	if (!a->in_first || !a->out_first || !a->in || !a->out)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		if (abs64(g->edges[e].weight) < r->edge_cutoff)
+			continue;
+		a->in_first[g->edges[e].dst + 1]++;
+		a->out_first[g->edges[e].src + 1]++;
+	}
+	for (size_t n = 0; n < nn; n++) {
+		a->in_first[n + 1] += a->in_first[n];
+		a->out_first[n + 1] += a->out_first[n];
+	}
+	/* Fill forward, each start advancing to its end, then shift the
+	 * starts back into place. */
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		if (abs64(g->edges[e].weight) < r->edge_cutoff)
+			continue;
+		a->in[a->in_first[g->edges[e].dst]++] = e;
+		a->out[a->out_first[g->edges[e].src]++] = e;
+	}
+	for (size_t n = nn; n > 0; n--) {
+		a->in_first[n] = a->in_first[n - 1];
+		a->out_first[n] = a->out_first[n - 1];
+	}
+	a->in_first[0] = a->out_first[0] = 0;
+	return 0;
+}
+
+static void adjacency_release(const struct pp_report *r, struct adjacency *a)
+{
+	pp_free(r->ctx, a->in_first);
+	pp_free(r->ctx, a->out_first);
+	pp_free(r->ctx, a->in);
+	pp_free(r->ctx, a->out);
+}
+
+/* pprof's edge order: heavier first, then by caller name, then callee. */
+static int compare_edges(const struct pp_report *r, uint32_t x, uint32_t y)
+{
+	const struct pp_edge *a = &r->graph->edges[x], *b = &r->graph->edges[y];
+	int c;
+
+	if (a->weight != b->weight && abs64(a->weight) != abs64(b->weight))
+		return abs64(a->weight) > abs64(b->weight) ? -1 : 1;
+	if ((c = strcmp(pp_report__node_name(r, a->src),
+	                pp_report__node_name(r, b->src))) != 0)
+		return c;
+	return strcmp(pp_report__node_name(r, a->dst),
+	              pp_report__node_name(r, b->dst));
+}
+
+/* Edge lists per node are short: insertion sort. */
+static void sort_edges(const struct pp_report *r, uint32_t *v, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t x = v[i], j;
+
+		for (j = i; j > 0 && compare_edges(r, v[j - 1], x) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+static void print_edges(const struct pp_report *r, uint32_t *v, uint32_t n,
+                        int64_t cum, bool callers, FILE *out)
+{
+	sort_edges(r, v, n);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct pp_edge *e = &r->graph->edges[v[i]];
+		char w[64], pct[32];
+
+		pp_report__format(r, e->weight, w, sizeof(w));
+		pp_percentage(e->weight, cum, pct, sizeof(pct));
+		fprintf(out, "%50s %s |   %s%s\n", w, pct,
+		        pp_report__node_name(r, callers ? e->src : e->dst),
+		        e->is_inline ? " (inline)" : "");
+	}
+}
+
+int pp_report_tree(struct pp_report *r, const char *symbol, FILE *out)
+{
+	struct pp_regex *re = NULL;
+	struct adjacency adj = {0};
+	const struct pp_graph *g;
+	int64_t flat_sum = 0;
+	uint32_t matched = 0;
+	int err;
+
+	if (symbol && (err = pp_regex_compile(r->ctx, "parsing argument regexp",
+	                                      symbol, &re)) < 0)
+		return err;
+	/* As pprof: peek never trims (a matching node must not be cut
+	 * away), and a tree shows 80 nodes unless told otherwise. */
+	if (symbol)
+		r->opts.trim = false;
+	if (r->opts.nodecount < 0)
+		r->opts.nodecount = 80;
+	r->all_edges = true;
+	if ((err = pp_report__trimmed_graph(r, false)) < 0 ||
+	    (err = adjacency_build(r, &adj)) < 0)
+		goto done;
+	g = r->graph;
+	/* pprof fails before printing anything when nothing matches. */
+	for (uint32_t i = 0; re && i < r->norder; i++)
+		matched += pp_regex_matchz(
+		        re, pp_report__node_name(r, r->order[i]));
+	if (re && matched == 0) {
+		err = pp_error(r->ctx, PP_ENOTFOUND,
+		               "no matches found for regexp: %s", symbol);
+		goto done;
+	}
+	pp_report__print_labels(r, out);
+	fprintf(out, "%s\n%s\n", SEPARATOR, LEGEND);
+	for (uint32_t i = 0; i < r->norder; i++) {
+		uint32_t n = r->order[i];
+		const struct pp_node *node = &g->nodes[n];
+		const char *name = pp_report__node_name(r, n);
+		int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
+		char fs[64], cs[64], fp[32], sp[32], cp[32];
+
+		if (re && !pp_regex_matchz(re, name))
+			continue;
+		fprintf(out, "%s\n", SEPARATOR);
+		print_edges(r, adj.in + adj.in_first[n],
+		            adj.in_first[n + 1] - adj.in_first[n], cum, true,
+		            out);
+		flat_sum += flat;
+		pp_report__format(r, flat, fs, sizeof(fs));
+		pp_report__format(r, cum, cs, sizeof(cs));
+		pp_percentage(flat, r->total, fp, sizeof(fp));
+		pp_percentage(flat_sum, r->total, sp, sizeof(sp));
+		pp_percentage(cum, r->total, cp, sizeof(cp));
+		fprintf(out, "%10s %s %s %10s %s                | %s\n", fs, fp,
+		        sp, cs, cp, name);
+		print_edges(r, adj.out + adj.out_first[n],
+		            adj.out_first[n + 1] - adj.out_first[n], cum, false,
+		            out);
+	}
+	if (r->norder > 0)
+		fprintf(out, "%s\n", SEPARATOR);
+done:
+	adjacency_release(r, &adj);
+	pp_regex_free(re);
+	return err;
+}
