@@ -58,6 +58,13 @@ void pp_report_free(struct pp_report *r);
 /* The flat/cum table: `top`. */
 int pp_report_top(struct pp_report *r, FILE *out);
 
+/*
+ * The call graph in Graphviz's DOT language, as `go tool pprof -dot` makes
+ * it: nodecount (default 80, counting tag nodelets), nodefraction and
+ * edgefraction trim it; nodes are ordered by pprof's entropy score.
+ */
+int pp_report_dot(struct pp_report *r, FILE *out);
+
 /* One "root;caller;...;leaf value" line per distinct stack whose value is
  * not zero, children in name order; values in the sample type's own unit.
  * The collapsed format of flamegraph.pl, inferno and speedscope. */

@@ -62,6 +62,12 @@ static int run_comments(struct pp_report *r, const char *arg, FILE *out)
 	return pp_report_comments(r, out);
 }
 
+static int run_dot(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_dot(r, out);
+}
+
 const struct pp_command pp_commands[] = {
         {"top", false, false, false, run_top,
          "the functions with the largest flat (or, with -cum, cum) values"},
@@ -78,6 +84,8 @@ const struct pp_command pp_commands[] = {
          "a plain dump of the profile's samples, locations, mappings"},
         {"comments", false, false, false, run_comments,
          "the profile's comments"},
+        {"dot", false, false, false, run_dot,
+         "the call graph in Graphviz's DOT language"},
         {"flame", false, false, false, run_flame,
          "an interactive flame graph, as a self-contained SVG"},
         {"speedscope", false, false, false, run_speedscope,

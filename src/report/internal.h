@@ -39,6 +39,11 @@ struct pp_report {
 	size_t *names; /* offsets into name_buf, per graph node */
 	char *name_buf;
 
+	/* Visual mode (dot, svg): removed edges, label tags per node. */
+	bool *edge_dead;
+	uint32_t dropped_edges;
+	struct pp_visual_tags *tags;
+
 	/* The calling-context tree, built on first use (flame, folded,
 	 * speedscope) and kept while the options stay the same. */
 	struct pp_tree *tree;
@@ -48,6 +53,39 @@ int64_t pp_report__total(const struct pp_report *r);
 void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
                        size_t size);
 int pp_report__trimmed_graph(struct pp_report *r, bool visual);
+int pp_report__compute_names(struct pp_report *r);
+void pp_report__select_output_unit(struct pp_report *r);
+/* fmt.Sprint order of two nodes' infos: pprof's last tie-breaker. */
+int pp_report__info_cmp(const struct pp_report *r, uint32_t a, uint32_t b);
+
+/*
+ * The graph as pprof draws it (visual.c): nodes sorted by entropy score,
+ * nodecount counting tag nodelets, edges under edgefraction dropped and
+ * redundant residual edges removed; r->order holds the nodes, edge_dead[e]
+ * the edges left out, tags the label tags of each node.
+ */
+int pp_report__visual_graph(struct pp_report *r);
+void pp_report__visual_release(struct pp_report *r);
+/* pprof's edge order: heavier first, then by source and target name. */
+int pp_report__edge_cmp(const struct pp_report *r, uint32_t a, uint32_t b);
+
+struct pp_visual_tag {
+	uint32_t node;
+	uint32_t label; /* index into the tag strings */
+	int64_t flat, flat_div, cum, cum_div;
+	bool dead; /* below the node cutoff */
+};
+
+struct pp_visual_tags {
+	struct pp_strtab *strings; /* "key:value\\n..." per label set */
+	uint32_t *sample_label;    /* per sample; 0 = no labels */
+	struct pp_visual_tag *tags;
+	uint32_t ntags;
+	size_t cap;
+	uint64_t *keys;
+	uint32_t *vals;
+	uint32_t nslots;
+};
 /* The report's calling-context tree (owned by r). */
 int pp_report__tree(struct pp_report *r, const struct pp_tree **out);
 /* Build r->graph with go (untrimmed) and the node names; sets the output

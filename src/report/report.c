@@ -77,6 +77,7 @@ void pp_report_free(struct pp_report *r)
 	pp_free(r->ctx, r->name_buf);
 	pp_free(r->ctx, r->kept);
 	pp_free(r->ctx, r->num_units);
+	pp_report__visual_release(r);
 	pp_free(r->ctx, r);
 }
 
@@ -127,7 +128,7 @@ static const char *node_name(const struct pp_report *r, uint32_t n)
 	return r->name_buf + r->names[n];
 }
 
-static int compute_names(struct pp_report *r)
+int pp_report__compute_names(struct pp_report *r)
 {
 	struct pp_graph *g = r->graph;
 	size_t used = 0, cap = 0;
@@ -162,6 +163,15 @@ static void info_string(const struct pp_report *r, const struct pp_node *n,
 	         (unsigned long long)n->info.address,
 	         pp_profile_str(p, n->info.file), (long long)n->info.start_line,
 	         (long long)n->info.lineno, pp_profile_str(p, n->info.objfile));
+}
+
+int pp_report__info_cmp(const struct pp_report *r, uint32_t a, uint32_t b)
+{
+	char sa[1024], sb[1024];
+
+	info_string(r, &r->graph->nodes[a], sa, sizeof(sa));
+	info_string(r, &r->graph->nodes[b], sb, sizeof(sb));
+	return strcmp(sa, sb);
 }
 
 struct sort_ctx {
@@ -276,7 +286,7 @@ static uint32_t trim_edges(struct pp_report *r, int64_t edge_cutoff)
 	return dropped;
 }
 
-static void select_output_unit(struct pp_report *r)
+void pp_report__select_output_unit(struct pp_report *r)
 {
 	struct pp_graph *g = r->graph;
 	int64_t min_value = 0, max_value = r->total;
@@ -349,7 +359,7 @@ int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 	r->output_unit = r->opts.unit;
 	if ((err = pp_graph_new(r->ctx, r->prof, go, &r->graph)) < 0)
 		return err;
-	return compute_names(r);
+	return pp_report__compute_names(r);
 }
 
 int pp_report__trimmed_graph(struct pp_report *r, bool visual)
@@ -439,7 +449,7 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 	}
 	r->edge_cutoff = edge_cutoff;
 	trim_edges(r, edge_cutoff);
-	select_output_unit(r);
+	pp_report__select_output_unit(r);
 	return 0;
 }
 

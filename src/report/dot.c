@@ -1,0 +1,530 @@
+/*
+ * The call graph in Graphviz's DOT language, as `go tool pprof -dot`
+ * writes it: the legend box, one box per node labelled with its name
+ * broken at package/type/method and its flat and cum values, font size
+ * growing with flat, colours from cum, tag nodelets, and edges heaviest
+ * first with weight, pen width and colour from their value, dotted when
+ * they skip dropped nodes.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pprof/format.h"
+#include "report/internal.h"
+#include "util/path.h"
+
+#define MAX_NODELETS 4
+
+static int64_t abs64(int64_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+/* Double quotes and backslashes escaped, newlines made left-justified
+ * line breaks (pprof's escapeForDot). */
+static void put_escaped(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fprintf(out, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\l", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+static bool is_word(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * pprof's ShortenFunctionName for Go and Java names: drop a package path
+ * ("compress/flate.f" -> "flate.f", after removing a /vN module version)
+ * or a Java package ("a.b.Class.method(" -> "Class.method"). Writes into
+ * buf.
+ * NEEDSWORK: the C++ namespace rule (cppRegExp) is not applied.
+ */
+static void shorten_name(const char *name, char *buf, size_t size)
+{
+	char tmp[4096];
+	const char *s = name;
+	size_t last = 0, i;
+	bool seg = false;
+
+	/* ^(.*?)/v(?:[2-9]|[1-9][0-9]+)([./].*)$ -> $1$2 */
+	for (const char *p = name; *p; p++) {
+		if (p[0] == '/' && p[1] == 'v' && p[2] >= '1' && p[2] <= '9') {
+			const char *q = p + 3;
+
+			while (*q >= '0' && *q <= '9')
+				q++;
+			if ((p[2] != '1' || q > p + 3) &&
+			    (*q == '.' || *q == '/')) {
+				snprintf(tmp, sizeof(tmp), "%.*s%s",
+				         (int)(p - name), name, q);
+				s = tmp;
+				break;
+			}
+		}
+	}
+	/* ^(?:[\w\-\.]+\/)+(.+) */
+	for (i = 0; s[i]; i++) {
+		if (is_word(s[i]) || s[i] == '-' || s[i] == '.') {
+			seg = true;
+		} else if (s[i] == '/' && seg && s[i + 1]) {
+			last = i + 1;
+			seg = false;
+		} else {
+			break;
+		}
+	}
+	if (last) {
+		snprintf(buf, size, "%s", s + last);
+		return;
+	}
+	/* ^(?:[a-z]\w*\.)*([A-Z][\w\$]*\.(?:<init>|[a-z][\w\$]*(?:\$\d+)?))(?:(?:\()|$)
+	 */
+	{
+		const char *p = s;
+
+		while (*p >= 'a' && *p <= 'z') {
+			const char *q = p + 1;
+
+			while (is_word(*q))
+				q++;
+			if (*q != '.')
+				break;
+			p = q + 1;
+		}
+		if (*p >= 'A' && *p <= 'Z') {
+			const char *q = p + 1, *m;
+
+			while (is_word(*q) || *q == '$')
+				q++;
+			if (*q == '.') {
+				m = q + 1;
+				if (strncmp(m, "<init>", 6) == 0) {
+					m += 6;
+				} else if (*m >= 'a' && *m <= 'z') {
+					while (is_word(*m) || *m == '$')
+						m++;
+				} else {
+					m = NULL;
+				}
+				if (m && (*m == '\0' || *m == '(')) {
+					snprintf(buf, size, "%.*s",
+					         (int)(m - p), p);
+					return;
+				}
+			}
+		}
+	}
+	snprintf(buf, size, "%s", s);
+}
+
+/* The node's name broken into lines: pprof's multilinePrintableName. */
+static void put_multiline_name(const struct pp_report *r,
+                               const struct pp_node *n, FILE *out)
+{
+	const struct pp_profile *p = r->prof;
+	const struct pp_node_info *i = &n->info;
+	char name[4096];
+
+	if (i->address)
+		fprintf(out, "%016llx\\n", (unsigned long long)i->address);
+	if (i->name) {
+		shorten_name(pp_profile_str(p, i->name), name, sizeof(name));
+		for (const char *s = name; *s; s++) {
+			if (*s == ':' && s[1] == ':') {
+				fputs("\\n", out);
+				s++;
+			} else if (strncmp(s, "[...]", 5) == 0) {
+				fputs("[\xe2\x80\xa6]", out);
+				s += 4;
+			} else if (*s == '.') {
+				fputs("\\n", out);
+			} else if (*s == '\\' || *s == '"') {
+				fprintf(out, "\\%c", *s);
+			} else if (*s == '\n') {
+				fputs("\\l", out);
+			} else {
+				fputc(*s, out);
+			}
+		}
+		fputs("\\n", out);
+	}
+	if (i->lineno) {
+		fprintf(out, "%s:%lld\\n",
+		        pp_path_base(pp_profile_str(p, i->file)),
+		        (long long)i->lineno);
+	} else if (i->file) {
+		fprintf(out, "%s\\n", pp_path_base(pp_profile_str(p, i->file)));
+	} else if (!i->name) {
+		if (i->objfile)
+			fprintf(out, "[%s]\\n",
+			        pp_path_base(pp_profile_str(p, i->objfile)));
+		else
+			fputs("<unknown>\\n", out);
+	}
+}
+
+/* pprof's dotColor: score in [-1, 1], green through grey to red. */
+static void dot_color(double score, bool background, char *buf, size_t size)
+{
+	const double shift = 0.7;
+	double saturation = background ? 0.1 : 1.0;
+	double value = background ? 0.93 : 0.7;
+	double r, g, b;
+
+	if (isnan(score))
+		score = 0;
+	score = fmax(-1.0, fmin(1.0, score));
+	if (fabs(score) < 0.2)
+		saturation *= fabs(score) / 0.2;
+	if (score > 0.0)
+		score = pow(score, 1.0 - shift);
+	if (score < 0.0)
+		score = -pow(-score, 1.0 - shift);
+	if (score < 0.0) {
+		g = value;
+		r = value * (1 + saturation * score);
+	} else {
+		r = value;
+		g = value * (1 - saturation * score);
+	}
+	b = value * (1 - saturation);
+	snprintf(buf, size, "#%02x%02x%02x", (unsigned)(uint8_t)(r * 255.0),
+	         (unsigned)(uint8_t)(g * 255.0),
+	         (unsigned)(uint8_t)(b * 255.0));
+}
+
+static void put_pct(FILE *out, int64_t v, int64_t total)
+{
+	char pct[32];
+	const char *p = pct;
+
+	pp_percentage(v, total, pct, sizeof(pct));
+	while (*p == ' ')
+		p++;
+	fputs(p, out);
+}
+
+static const char *title_of(const struct pp_report *r)
+{
+	const struct pp_profile *p = r->prof;
+
+	if (p->nmappings > 0 && p->mappings[0].file &&
+	    *pp_profile_str(p, p->mappings[0].file))
+		return pp_path_base(pp_profile_str(p, p->mappings[0].file));
+	return NULL;
+}
+
+/* The legend: the profile's header lines and what the graph leaves out,
+ * one left-justified line each. */
+static int put_legend(struct pp_report *r, FILE *out)
+{
+	char *text = NULL, *line, *nl;
+	size_t len = 0;
+	FILE *mem;
+	const struct pp_graph *g = r->graph;
+	const char *title = title_of(r);
+	int64_t flat_sum = 0;
+	char a[64], b[64];
+	bool first = true;
+
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	pp_report__print_profile_labels(r, mem);
+	for (uint32_t i = 0; i < r->norder; i++)
+		flat_sum += pp_node_flat(&g->nodes[r->order[i]]);
+	pp_report__format(r, flat_sum, a, sizeof(a));
+	pp_report__format(r, r->total, b, sizeof(b));
+	fprintf(mem, "Showing nodes accounting for %s, ", a);
+	put_pct(mem, flat_sum, r->total);
+	fprintf(mem, " of %s total\n", b);
+	if (r->total != 0) {
+		if (r->dropped_nodes > 0) {
+			pp_report__format(
+			        r,
+			        abs64((int64_t)((double)r->total *
+			                        r->opts.nodefraction)),
+			        a, sizeof(a));
+			fprintf(mem, "Dropped %u node%s (cum <= %s)\n",
+			        r->dropped_nodes,
+			        r->dropped_nodes > 1 ? "s" : "", a);
+		}
+		if (r->dropped_edges > 0) {
+			pp_report__format(
+			        r,
+			        abs64((int64_t)((double)r->total *
+			                        r->opts.edgefraction)),
+			        a, sizeof(a));
+			fprintf(mem, "Dropped %u edge%s (freq <= %s)\n",
+			        r->dropped_edges,
+			        r->dropped_edges > 1 ? "s" : "", a);
+		}
+		if (r->norder > 0 && r->norder < r->orig_count)
+			fprintf(mem, "Showing top %u nodes out of %u\n",
+			        r->norder, r->orig_count);
+	}
+	fputs("\nSee https://git.io/JfYMW for how to read the graph\n", mem);
+	if (fclose(mem) != 0 || !text) {
+		free(text);
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	}
+	for (line = text; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		if (first) {
+			fputs("subgraph cluster_L { \"", out);
+			put_escaped(out, line);
+			fputs("\" [shape=box fontsize=16 label=\"", out);
+			first = false;
+		} else if (*line == '\0') {
+			/* The blank line before "See ...": pprof writes it as
+			 * a newline inside the next label. */
+			fputs("\\l", out);
+			continue;
+		}
+		put_escaped(out, line);
+		fputs("\\l", out);
+	}
+	fputs("\"", out);
+	if (title) {
+		fputs(" tooltip=\"", out);
+		fputs(title, out);
+		fputs("\"", out);
+	}
+	fputs("] }\n", out);
+	free(text);
+	return 0;
+}
+
+static void put_node(struct pp_report *r, uint32_t n, uint32_t id,
+                     double max_flat, FILE *out)
+{
+	const struct pp_node *node = &r->graph->nodes[n];
+	int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
+	char fs[64], cs[64], color[16], fill[16];
+	int font = 8;
+	double score = (double)cum / (double)abs64(r->total);
+
+	pp_report__format(r, flat, fs, sizeof(fs));
+	memcpy(cs, fs, sizeof(cs));
+	fprintf(out, "N%u [label=\"", id);
+	put_multiline_name(r, node, out);
+	if (flat != 0) {
+		fprintf(out, "%s (", fs);
+		put_pct(out, flat, r->total);
+		fputc(')', out);
+	} else {
+		fputc('0', out);
+	}
+	if (cum != flat) {
+		pp_report__format(r, cum, cs, sizeof(cs));
+		fputs(flat != 0 ? "\\n" : " ", out);
+		fprintf(out, "of %s (", cs);
+		put_pct(out, cum, r->total);
+		fputc(')', out);
+	}
+	if (max_flat != 0 && flat != 0 && (double)abs64(flat) <= max_flat)
+		font += (int)ceil(16.0 * sqrt((double)abs64(flat) / max_flat));
+	dot_color(score, false, color, sizeof(color));
+	dot_color(score, true, fill, sizeof(fill));
+	fprintf(out, "\" id=\"node%u\" fontsize=%d shape=box tooltip=\"", id,
+	        font);
+	put_escaped(out, pp_report__node_name(r, n));
+	fprintf(out, " (%s)\" color=\"%s\" fillcolor=\"%s\"]\n", cs, color,
+	        fill);
+}
+
+static int64_t tag_flat(const struct pp_visual_tag *t)
+{
+	return t->flat_div ? t->flat / t->flat_div : t->flat;
+}
+
+static int64_t tag_cum(const struct pp_visual_tag *t)
+{
+	return t->cum_div ? t->cum / t->cum_div : t->cum;
+}
+
+/* The label nodelets of node n: its heaviest tags (flat ones for nodes
+ * with callees, cum for leaves), each a box3d joined to the node. Returns
+ * whether any was written. */
+static bool put_nodelets(struct pp_report *r, uint32_t n, uint32_t id,
+                         bool flat_tags, FILE *out)
+{
+	const struct pp_visual_tags *vt = r->tags;
+	uint32_t best[MAX_NODELETS], nbest = 0;
+	bool any = false;
+
+	/* The top MAX_NODELETS by pprof's tag order, by selection. */
+	for (uint32_t t = 0; t < vt->ntags; t++) {
+		const struct pp_visual_tag *x = &vt->tags[t];
+		uint32_t pos;
+
+		if (x->node != n || x->dead)
+			continue;
+		for (pos = nbest; pos > 0; pos--) {
+			const struct pp_visual_tag *y =
+			        &vt->tags[best[pos - 1]];
+			bool before;
+
+			if (!flat_tags && x->cum != y->cum)
+				before = abs64(x->cum) > abs64(y->cum);
+			else if (x->flat != y->flat)
+				before = abs64(x->flat) > abs64(y->flat);
+			else
+				before = strcmp(pp_strtab_get(vt->strings,
+				                              x->label),
+				                pp_strtab_get(vt->strings,
+				                              y->label)) < 0;
+			if (!before)
+				break;
+			if (pos < MAX_NODELETS)
+				best[pos] = best[pos - 1];
+		}
+		if (pos < MAX_NODELETS) {
+			best[pos] = t;
+			if (nbest < MAX_NODELETS)
+				nbest++;
+		}
+	}
+	for (uint32_t i = 0; i < nbest; i++) {
+		const struct pp_visual_tag *t = &vt->tags[best[i]];
+		int64_t w = flat_tags ? tag_flat(t) : tag_cum(t);
+		char ws[64];
+
+		if (w == 0)
+			continue;
+		pp_report__format(r, w, ws, sizeof(ws));
+		fprintf(out,
+		        "N%u_%u [label = \"%s\" id=\"N%u_%u\" fontsize=8 "
+		        "shape=box3d tooltip=\"%s\"]\n",
+		        id, i, pp_strtab_get(vt->strings, t->label), id, i, ws);
+		fprintf(out,
+		        "N%u -> N%u_%u [label=\" %s\" weight=100 "
+		        "tooltip=\"%s\" "
+		        "labeltooltip=\"%s\"]\n",
+		        id, id, i, ws, ws, ws);
+		any = true;
+	}
+	return any;
+}
+
+static void put_edge(struct pp_report *r, uint32_t e, const uint32_t *id,
+                     const bool *nodelets, FILE *out)
+{
+	const struct pp_edge *edge = &r->graph->edges[e];
+	int64_t w = edge->weight_div ? edge->weight / edge->weight_div
+	                             : edge->weight;
+	char ws[64], color[16];
+	const char *arrow = edge->residual ? "..." : "->";
+
+	pp_report__format(r, w, ws, sizeof(ws));
+	fprintf(out, "N%u -> N%u [label=\" %s%s\"", id[edge->src],
+	        id[edge->dst], ws, edge->is_inline ? "\\n (inline)" : "");
+	if (r->total != 0) {
+		int64_t weight = abs64(w * 100 / r->total);
+		int64_t width = abs64(w * 5 / r->total);
+
+		if (weight > 100)
+			weight = 100;
+		if (width > 5)
+			width = 5;
+		if (weight + 1 > 1)
+			fprintf(out, " weight=%lld", (long long)weight + 1);
+		if (width + 1 > 1)
+			fprintf(out, " penwidth=%lld", (long long)width + 1);
+		dot_color((double)w / (double)abs64(r->total), false, color,
+		          sizeof(color));
+		fprintf(out, " color=\"%s\"", color);
+	}
+	for (int k = 0; k < 2; k++) {
+		fputs(k ? " labeltooltip=\"" : " tooltip=\"", out);
+		put_escaped(out, pp_report__node_name(r, edge->src));
+		fprintf(out, " %s ", arrow);
+		put_escaped(out, pp_report__node_name(r, edge->dst));
+		fprintf(out, " (%s)\"", ws);
+	}
+	if (edge->residual)
+		fputs(" style=\"dotted\"", out);
+	if (nodelets[edge->src])
+		fputs(" minlen=2", out);
+	fputs("]\n", out);
+}
+
+int pp_report_dot(struct pp_report *r, FILE *out)
+{
+	const struct pp_graph *g;
+	const char *title;
+	uint32_t *id = NULL, *edges = NULL, nedges = 0;
+	bool *nodelets = NULL, *out_edge = NULL;
+	double max_flat;
+	int err;
+
+	if ((err = pp_report__visual_graph(r)) < 0)
+		return err;
+	g = r->graph;
+	title = title_of(r);
+	fprintf(out, "digraph \"%s\" {\n", title ? title : "unnamed");
+	fputs("node [style=filled fillcolor=\"#f8f8f8\"]\n", out);
+	if ((err = put_legend(r, out)) < 0)
+		goto done;
+	if (r->norder == 0)
+		goto close;
+	id = pp_calloc(r->ctx, g->nnodes, sizeof(*id));
+	nodelets = pp_calloc(r->ctx, g->nnodes, sizeof(*nodelets));
+	out_edge = pp_calloc(r->ctx, g->nnodes, sizeof(*out_edge));
+	edges = pp_malloc(r->ctx, (g->nedges ? g->nedges : 1) * sizeof(*edges));
+	if (!id || !nodelets || !out_edge || !edges) {
+		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	max_flat = (double)abs64(pp_node_flat(&g->nodes[r->order[0]]));
+	for (uint32_t i = 0; i < r->norder; i++) {
+		double f = (double)abs64(pp_node_flat(&g->nodes[r->order[i]]));
+
+		id[r->order[i]] = i + 1;
+		if (f > max_flat)
+			max_flat = f;
+	}
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		if (r->edge_dead[e] || !id[g->edges[e].src] ||
+		    !id[g->edges[e].dst])
+			continue;
+		out_edge[g->edges[e].src] = true;
+		edges[nedges++] = e;
+	}
+	for (uint32_t i = 0; i < r->norder; i++) {
+		uint32_t n = r->order[i];
+
+		put_node(r, n, i + 1, max_flat, out);
+		nodelets[n] = put_nodelets(r, n, i + 1, out_edge[n], out);
+	}
+	/* Heaviest first, as a hint to the layout. */
+	for (uint32_t i = 1; i < nedges; i++) {
+		uint32_t x = edges[i], j;
+
+		for (j = i;
+		     j > 0 && pp_report__edge_cmp(r, edges[j - 1], x) > 0; j--)
+			edges[j] = edges[j - 1];
+		edges[j] = x;
+	}
+	for (uint32_t i = 0; i < nedges; i++)
+		put_edge(r, edges[i], id, nodelets, out);
+close:
+	fputs("}\n", out);
+	if (ferror(out))
+		err = pp_error(r->ctx, PP_EIO, "write error");
+done:
+	pp_free(r->ctx, id);
+	pp_free(r->ctx, nodelets);
+	pp_free(r->ctx, out_edge);
+	pp_free(r->ctx, edges);
+	return err;
+}

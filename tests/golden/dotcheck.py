@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Compare pprof-c's DOT output with `go tool pprof -dot`'s.
+
+    dotcheck.py GOLDEN OURS
+
+Both are split into statements: the legend, nodes (N1, N1_0 nodelets) and
+edges (N1 -> N2), each with its attributes. The check: the same set of
+nodes with the same attributes (label, id, fontsize, shape, tooltip,
+colours), the same set of edges with the same attributes (label = value
+and "(inline)", weight, penwidth, colour, tooltips, dotted style, minlen),
+and the same legend. The one allowance: the legend's "Time:" line, which Go
+1.19 prints as "Jan 2, 2006 at 3:04pm (MST)" and pprof-c as
+"2006-01-02 15:04:05 MST", is compared at the minute. Order of statements
+is not compared. Prints the differences; exit status 1 if any.
+"""
+import re
+import sys
+
+MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+
+def canonical_time(text):
+    def go(m):
+        mon, day, year, h, mi, ampm, zone = m.groups()
+        h = int(h) % 12 + (12 if ampm == "pm" else 0)
+        return "Time: %s-%02d-%02d %02d:%s %s" % (year, MONTHS.index(mon) + 1, int(day), h, mi, zone)
+
+    text = re.sub(r"Time: ([A-Z][a-z]{2}) (\d+), (\d+) at (\d+):(\d\d)([ap]m) \(([^)]*)\)", go, text)
+    return re.sub(r"Time: (\d{4}-\d\d-\d\d \d\d:\d\d):\d\d (\S+?)(?=\\l)", r"Time: \1 \2", text)
+
+
+def statements(path):
+    nodes, edges, other = {}, {}, []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = canonical_time(line.rstrip("\n"))
+            m = re.match(r"^(N[0-9_]+) -> (N[0-9_]+) \[(.*)\]$", line)
+            if m:
+                key = (m.group(1), m.group(2))
+                if key in edges:
+                    other.append("duplicate edge " + line)
+                edges[key] = m.group(3)
+                continue
+            m = re.match(r"^(N[0-9_]+) \[(.*)\]$", line)
+            if m:
+                if m.group(1) in nodes:
+                    other.append("duplicate node " + line)
+                nodes[m.group(1)] = m.group(2)
+                continue
+            other.append(line)
+    return nodes, edges, other
+
+
+def compare(kind, want, got):
+    bad = 0
+    for k in sorted(set(want) - set(got), key=str):
+        print("missing %s %s [%s]" % (kind, k, want[k]))
+        bad += 1
+    for k in sorted(set(got) - set(want), key=str):
+        print("extra %s %s [%s]" % (kind, k, got[k]))
+        bad += 1
+    for k in sorted(set(want) & set(got), key=str):
+        if want[k] != got[k]:
+            print("%s %s differs:\n  want [%s]\n  got  [%s]" % (kind, k, want[k], got[k]))
+            bad += 1
+    return bad
+
+
+def main():
+    wn, we, wo = statements(sys.argv[1])
+    gn, ge, go = statements(sys.argv[2])
+    bad = compare("node", wn, gn) + compare("edge", we, ge)
+    if sorted(wo) != sorted(go):
+        print("legend or framing differs:\n  want %s\n  got  %s" % (wo, go))
+        bad += 1
+    if bad:
+        print("%d differences (%d nodes, %d edges wanted)" % (bad, len(wn), len(we)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
