@@ -59,4 +59,28 @@ int pp_source_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
 int pp_source_open(struct pp_ctx *ctx, const char *path,
                    struct pp_profile **out);
 
+/*
+ * Source files named in a profile, for annotated listings (`list`).
+ *
+ * pp_source_trim_path: how much of path to skip, as pprof's trimPath: with
+ * no trim_path, the part up to and including "/BASE/" where BASE is the last
+ * element of a search_path directory; else the first of trim_path's
+ * ':'-separated prefixes (and "/proc/self/cwd/") that path starts with.
+ *
+ * pp_source_read_text: the contents of source file path: after trimming,
+ * an absolute path is read as it is; a relative one is looked up under
+ * each search_path directory (':'-separated) and each of its parents, as
+ * pprof does; when that fails, under $GOROOT/src and, for module paths
+ * ("example.com/m@v1.2.3/f.go"), under the Go module cache ($GOMODCACHE,
+ * else $GOPATH/pkg/mod) — places pprof 1.19 does not look. search_path
+ * NULL or "" means the current directory. Not found: PP_ENOTFOUND with
+ * "could not find file P on path S" (P trimmed, S the search path), the
+ * words pprof uses.
+ */
+size_t pp_source_trim_path(const char *path, const char *trim_path,
+                           const char *search_path);
+int pp_source_read_text(struct pp_ctx *ctx, const char *path,
+                        const char *search_path, const char *trim_path,
+                        struct pp_bytes *out);
+
 #endif

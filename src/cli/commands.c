@@ -38,6 +38,11 @@ static int run_peek(struct pp_report *r, const char *arg, FILE *out)
 	return pp_report_tree(r, arg, out);
 }
 
+static int run_list(struct pp_report *r, const char *arg, FILE *out)
+{
+	return pp_report_list(r, arg, out);
+}
+
 static int run_traces(struct pp_report *r, const char *arg, FILE *out)
 {
 	(void)arg;
@@ -76,6 +81,8 @@ const struct pp_command pp_commands[] = {
          "the call tree: each function with its callers and callees"},
         {"peek", true, false, false, run_peek,
          "callers and callees of the functions matching REGEX"},
+        {"list", true, false, false, run_list,
+         "annotated source of the functions matching REGEX"},
         {"traces", false, false, true, run_traces,
          "every sample's stack with its value and labels"},
         {"tags", false, false, false, run_tags,

@@ -61,6 +61,8 @@ int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 
 	opts.sample_index = cfg->sample_index;
 	opts.unit = cfg->unit;
+	opts.source_path = cfg->source_path;
+	opts.trim_path = cfg->trim_path;
 	if ((err = pp_report_new(ctx, prof, &opts, &rpt)) < 0)
 		return err;
 	if (cfg->output) {

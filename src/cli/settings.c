@@ -67,6 +67,10 @@ const struct pp_setting pp_settings[] = {
          "leave out nodes with negative values"},
         {"inverted", PP_SET_BOOL, OFF(report.inverted), 0, NULL,
          "flame: draw an icicle graph, the root on top"},
+        {"source_path", PP_SET_STRING, OFF(source_path), 0, "DIRS",
+         "list: look for source files under DIRS (':'-separated; cwd)"},
+        {"trim_path", PP_SET_STRING, OFF(trim_path), 0, "PREFIXES",
+         "list: cut PREFIXES (':'-separated) off source file names"},
         {"output", PP_SET_STRING, OFF(output), 0, "FILE",
          "write the report to FILE (atomically) instead of stdout"},
         {"max-size", PP_SET_SIZE, OFF(max_size), 0, "BYTES",
@@ -102,6 +106,9 @@ void pp_cli_config_release(struct pp_cli_config *c)
 	free(c->sample_index);
 	free(c->unit);
 	free(c->output);
+	free(c->source_path);
+	free(c->trim_path);
+	c->source_path = c->trim_path = NULL;
 	c->sample_index = c->unit = c->output = NULL;
 }
 

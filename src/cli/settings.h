@@ -19,6 +19,8 @@ struct pp_cli_config {
 	char *sample_index; /* owned copies; NULL = unset */
 	char *unit;
 	char *output;
+	char *source_path; /* list: where sources are looked for */
+	char *trim_path;   /* list: prefixes cut off source file names */
 	uint64_t max_size; /* 0 = default */
 	/* pprof's legacy sample flags given (-alloc_space, ...), one bit each,
 	 * until pp_cli_config_resolve turns them into sample_index. */

@@ -52,4 +52,32 @@ expect_status 0 "traces -output"
 run -traces "$CPU"
 expect_same "$TMP/out" "$TMP/t.txt" "traces -output"
 
+# list: a source file that cannot be found gets pprof's error line, then
+# the lines that have samples (pprof 1.19 prints only the error).
+run -list=LoggingMiddleware -source_path=/nonexistent "$CPU"
+expect_status 0 "list without source"
+if grep -qx ' Error: could not find file testdata/gen/goprog/service.go on path /nonexistent' "$TMP/out" &&
+	grep -qE '^ +\. +290ms +239:$' "$TMP/out" &&
+	grep -qE '^ +50ms +850ms \(flat, cum\) 36.48% of Total$' "$TMP/out"; then ok; else
+	bad "list without source: $(head -8 "$TMP/out")"
+fi
+run list '^nosuch$' "$CPU"
+expect_status 1 "list without match"
+expect_err_line '^pprof-c: no matches found for regexp: \^nosuch\$$' "list without match"
+expect_no_stdout "list without match"
+run -list='(' "$CPU"
+expect_status 2 "bad list regex"
+
+# list reads each source file once, however many functions it lists.
+# (Skipped where strace is missing or not allowed to trace.)
+if command -v strace >/dev/null &&
+	strace -f -e trace=open,openat -o "$TMP/trace" "$PPROF_C" -list='main\.' "$CPU" >"$TMP/out" 2>/dev/null &&
+	[ -s "$TMP/trace" ]; then
+	n=$(grep -c 'compute.go", O_RDONLY' "$TMP/trace")
+	r=$(grep -c '^ROUTINE.*compute.go$' "$TMP/out")
+	if [ "$n" -eq 1 ] && [ "$r" -gt 5 ]; then ok; else
+		bad "list opened compute.go $n times for $r functions"
+	fi
+fi
+
 finish

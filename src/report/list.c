@@ -1,0 +1,318 @@
+/*
+ * The `list` report: annotated source for the functions matching a regex,
+ * as pprof's printSource. Nodes are source lines (granularity "lines",
+ * binary names kept, nothing trimmed); for each function and each file it
+ * spans, the source lines from five before its first sampled line (or from
+ * its start line) to five after its last, with flat and cum per line.
+ *
+ * Each source file is read at most once per report, however many functions
+ * it holds. Where pprof prints only an error for a file it cannot find,
+ * the lines with samples follow the error, so the numbers are not lost.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pprof/format.h"
+#include "pprof/source.h"
+#include "report/internal.h"
+#include "util/regex.h"
+
+#define MARGIN 5 /* lines shown before the first and after the last sample */
+
+struct match {
+	const char *name, *file;
+	uint32_t node;
+};
+
+static int cmp_match(const void *a, const void *b)
+{
+	const struct match *x = a, *y = b;
+	int c;
+
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	if ((c = strcmp(x->file, y->file)) != 0)
+		return c;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* A source file, read on first use. */
+struct src_file {
+	bool loaded;
+	char *error; /* why it could not be read, or NULL */
+	struct pp_bytes text;
+	size_t *line_start; /* nlines + 1 offsets */
+	uint32_t nlines;
+};
+
+struct lister {
+	struct pp_report *r;
+	FILE *out;
+	struct src_file *files;
+	size_t nfiles, cap_files;
+	uint32_t *file_slot; /* per string id: index + 1 into files */
+};
+
+static int split_lines(struct pp_ctx *ctx, struct src_file *f)
+{
+	const uint8_t *d = f->text.data;
+	size_t n = 0, len = f->text.len, cap = 0;
+	int err;
+
+	for (size_t i = 0; i < len;) {
+		const uint8_t *nl = memchr(d + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - d) + 1 : len;
+
+		if ((err = pp_grow(ctx, (void **)&f->line_start, &cap, n + 2,
+		                   sizeof(*f->line_start))) < 0)
+			return err;
+		f->line_start[n++] = i;
+		i = end;
+	}
+	if ((err = pp_grow(ctx, (void **)&f->line_start, &cap, n + 1,
+	                   sizeof(*f->line_start))) < 0)
+		return err;
+	f->line_start[n] = len;
+	f->nlines = (uint32_t)n;
+	return 0;
+}
+
+/* The file named by string id name, read (once) through the search path. */
+static int get_file(struct lister *l, pp_str name, const char *path,
+                    struct src_file **out)
+{
+	struct pp_report *r = l->r;
+	struct src_file *f;
+	int err;
+
+	if (!l->file_slot) {
+		l->file_slot =
+		        pp_calloc(r->ctx, pp_strtab_count(r->prof->strings),
+		                  sizeof(*l->file_slot));
+		if (!l->file_slot)
+			return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	}
+	if (l->file_slot[name]) {
+		*out = &l->files[l->file_slot[name] - 1];
+		return 0;
+	}
+	if ((err = pp_grow(r->ctx, (void **)&l->files, &l->cap_files,
+	                   l->nfiles + 1, sizeof(*l->files))) < 0)
+		return err;
+	f = &l->files[l->nfiles];
+	memset(f, 0, sizeof(*f));
+	l->file_slot[name] = (uint32_t)++l->nfiles;
+	f->loaded = true;
+	err = pp_source_read_text(r->ctx, path, r->opts.source_path,
+	                          r->opts.trim_path, &f->text);
+	if (err == PP_ENOMEM || err == PP_ELIMIT)
+		return err;
+	if (err < 0) {
+		f->error = pp_strdup(r->ctx, r->ctx->message);
+		r->ctx->message[0] = '\0';
+		if (!f->error)
+			return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	} else if ((err = split_lines(r->ctx, f)) < 0) {
+		return err;
+	}
+	*out = f;
+	return 0;
+}
+
+static void print_values(const struct pp_report *r, int64_t flat, int64_t cum,
+                         int64_t lineno, const char *text, size_t len,
+                         FILE *out)
+{
+	char fs[64] = ".", cs[64] = ".";
+
+	if (flat != 0)
+		pp_report__format(r, flat, fs, sizeof(fs));
+	if (cum != 0)
+		pp_report__format(r, cum, cs, sizeof(cs));
+	fprintf(out, "%10s %10s %6lld:", fs, cs, (long long)lineno);
+	fwrite(text, 1, len, out);
+	fputc('\n', out);
+}
+
+/* One function's lines in one file: m[0..n) are its nodes, graph order. */
+static int print_file(struct lister *l, const struct match *m, size_t n)
+{
+	struct pp_report *r = l->r;
+	const struct pp_graph *g = r->graph;
+	const struct pp_node *first = &g->nodes[m[0].node];
+	int64_t flat_sum = 0, cum_sum = 0, start, end;
+	struct src_file *f = NULL;
+	char a[64], b[64], pct[32];
+	int err;
+
+	/* pprof's window: from the first node's start line (or five lines
+	 * before it) to five lines after; each other node may move the
+	 * start down or, failing that, the end up. */
+	start = first->info.start_line ? first->info.start_line
+	                               : first->info.lineno - MARGIN;
+	end = first->info.lineno + MARGIN;
+	for (size_t i = 0; i < n; i++) {
+		const struct pp_node *node = &g->nodes[m[i].node];
+		int64_t ns = node->info.start_line ? node->info.start_line
+		                                   : node->info.lineno - MARGIN;
+		int64_t ne = node->info.lineno + MARGIN;
+
+		if (ns < start)
+			start = ns;
+		else if (ne > end)
+			end = ne;
+		flat_sum += node->flat;
+		cum_sum += node->cum;
+	}
+	if (start < 1)
+		start = 1;
+	if ((err = get_file(l, g->nodes[m[0].node].info.file, m[0].file, &f)) <
+	    0)
+		return err;
+	fprintf(l->out, "ROUTINE ======================== %s in %s\n",
+	        m[0].name, m[0].file);
+	pp_report__format(r, flat_sum, a, sizeof(a));
+	pp_report__format(r, cum_sum, b, sizeof(b));
+	pp_percentage(cum_sum, r->total, pct, sizeof(pct));
+	fprintf(l->out, "%10s %10s (flat, cum) %s of Total\n", a, b, pct);
+	if (f->error)
+		fprintf(l->out, " Error: %s\n", f->error);
+	/* Either the window of source text or, without the file, each line
+	 * that has samples, in line order. */
+	for (int64_t ln = start; f->error || ln <= end; ln++) {
+		int64_t flat = 0, cum = 0, next = INT64_MAX;
+		const char *text = "";
+		size_t len = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			const struct pp_node *node = &g->nodes[m[i].node];
+
+			if (node->info.lineno == ln) {
+				flat += node->flat;
+				cum += node->cum;
+			} else if (node->info.lineno > ln &&
+			           node->info.lineno < next) {
+				next = node->info.lineno;
+			}
+		}
+		if (f->error) {
+			if (flat != 0 || cum != 0)
+				print_values(r, flat, cum, ln, "", 0, l->out);
+			if (next == INT64_MAX)
+				break;
+			ln = next - 1;
+			continue;
+		}
+		if (ln > (int64_t)f->nlines)
+			break;
+		text = (const char *)f->text.data + f->line_start[ln - 1];
+		len = f->line_start[ln] - f->line_start[ln - 1];
+		if (len > 0 && text[len - 1] == '\n')
+			len--;
+		if (len > 0 && text[len - 1] == '\r')
+			len--;
+		print_values(r, flat, cum, ln, text, len, l->out);
+	}
+	return 0;
+}
+
+static void lister_release(struct lister *l)
+{
+	struct pp_ctx *ctx = l->r->ctx;
+
+	for (size_t i = 0; i < l->nfiles; i++) {
+		pp_free(ctx, l->files[i].error);
+		pp_free(ctx, l->files[i].line_start);
+		pp_bytes_release(ctx, &l->files[i].text);
+	}
+	pp_free(ctx, l->files);
+	pp_free(ctx, l->file_slot);
+}
+
+int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
+{
+	const struct pp_profile *p = r->prof;
+	struct pp_graph_opts go = {0};
+	struct pp_regex *re = NULL;
+	struct lister l = {r, out, NULL, 0, 0, NULL};
+	struct match *m = NULL;
+	uint8_t *name_match = NULL; /* per string id: 0 unknown, 1 no, 2 yes */
+	size_t nm = 0;
+	char tot[64];
+	int err;
+
+	if ((err = pp_regex_compile(r->ctx, "parsing argument regexp", symbol,
+	                            &re)) < 0)
+		return err;
+	go.sample_index = r->sample_index;
+	go.mean = r->opts.mean;
+	go.granularity = PP_GRAN_LINES;
+	go.noinlines = r->opts.noinlines;
+	go.obj_names = true;
+	go.drop_negative = r->opts.drop_negative;
+	go.edges = PP_EDGES_NONE;
+	if ((err = pp_report__graph(r, &go)) < 0)
+		goto done;
+	m = pp_malloc(r->ctx, ((size_t)r->graph->nnodes + 1) * sizeof(*m));
+	name_match = pp_calloc(r->ctx, pp_strtab_count(p->strings), 1);
+	if (!m || !name_match) {
+		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (uint32_t n = 0; n < r->graph->nnodes; n++) {
+		const struct pp_node *node = &r->graph->nodes[n];
+		pp_str name = node->info.name;
+
+		if (node->flat == 0 && node->cum == 0)
+			continue;
+		if (r->opts.drop_negative &&
+		    (node->flat < 0 || (node->flat == 0 && node->cum < 0)))
+			continue;
+		if (!name_match[name])
+			name_match[name] =
+			        pp_regex_matchz(re, pp_profile_str(p, name))
+			                ? 2
+			                : 1;
+		if (name_match[name] != 2)
+			continue;
+		m[nm].name = pp_profile_str(p, name);
+		m[nm].file = pp_profile_str(p, node->info.file);
+		m[nm].file += pp_source_trim_path(m[nm].file, r->opts.trim_path,
+		                                  r->opts.source_path);
+		m[nm++].node = n;
+	}
+	if (nm == 0) {
+		err = pp_error(r->ctx, PP_ENOTFOUND,
+		               "no matches found for regexp: %s", symbol);
+		goto done;
+	}
+	qsort(m, nm, sizeof(*m), cmp_match);
+	pp_report__format(r, r->total, tot, sizeof(tot));
+	fprintf(out, "Total: %s\n", tot);
+	for (size_t i = 0, j; i < nm; i = j) {
+		bool any_file = false;
+
+		for (j = i; j < nm && strcmp(m[j].name, m[i].name) == 0; j++)
+			any_file = any_file || m[j].file[0];
+		if (!any_file) {
+			fprintf(out, "No source information for %s\n",
+			        m[i].name);
+			continue;
+		}
+		for (size_t k = i, e; k < j; k = e) {
+			for (e = k; e < j && strcmp(m[e].file, m[k].file) == 0;
+			     e++)
+				;
+			if (!m[k].file[0])
+				continue;
+			if ((err = print_file(&l, m + k, e - k)) < 0)
+				goto done;
+		}
+	}
+done:
+	lister_release(&l);
+	pp_free(r->ctx, m);
+	pp_free(r->ctx, name_match);
+	pp_regex_free(re);
+	return err;
+}

@@ -1,0 +1,185 @@
+/* Finding the source files a profile names, with pprof's rules (its
+ * report/source.go: trimPath and openSourceFile) and a few more places. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pprof/source.h"
+#include "util/path.h"
+
+static bool has_prefix(const char *s, const char *p, size_t n)
+{
+	return strncmp(s, p, n) == 0;
+}
+
+/* The next ':'-separated element of list at *pos (advanced), as Go's
+ * filepath.SplitList: "" has no elements. Returns its length. */
+static bool next_elem(const char *list, size_t *pos, const char **start,
+                      size_t *len)
+{
+	const char *s = list + *pos, *e;
+
+	if (!list[0] || *pos > strlen(list))
+		return false;
+	e = strchr(s, ':');
+	*start = s;
+	*len = e ? (size_t)(e - s) : strlen(s);
+	*pos += *len + 1;
+	return true;
+}
+
+size_t pp_source_trim_path(const char *path, const char *trim_path,
+                           const char *search_path)
+{
+	static const char *const fixed[] = {"/proc/self/cwd/./",
+	                                    "/proc/self/cwd/"};
+	const char *el;
+	size_t pos = 0, len;
+	char want[PATH_MAX + 2], base[PATH_MAX];
+
+	if (!trim_path || !trim_path[0]) {
+		while (search_path && next_elem(search_path, &pos, &el, &len)) {
+			const char *b, *hit;
+
+			if (len >= sizeof(base))
+				continue;
+			memcpy(base, el, len);
+			base[len] = '\0';
+			/* filepath.Base: trailing slashes do not count. */
+			while (len > 1 && base[len - 1] == '/')
+				base[--len] = '\0';
+			b = len == 0 ? "." : pp_path_base(base);
+			snprintf(want, sizeof(want), "/%s/", b);
+			if ((hit = strstr(path, want)))
+				return (size_t)(hit - path) + strlen(want);
+		}
+	}
+	pos = 0;
+	while (trim_path && next_elem(trim_path, &pos, &el, &len)) {
+		bool slash = len > 0 && el[len - 1] == '/';
+
+		if (has_prefix(path, el, len) && (slash || path[len] == '/'))
+			return len + (slash ? 0 : 1);
+	}
+	for (size_t i = 0; i < 2; i++)
+		if (has_prefix(path, fixed[i], strlen(fixed[i])))
+			return strlen(fixed[i]);
+	return 0;
+}
+
+/* Read dir/rel if it is there; 1 if read, 0 if not, <0 on error. */
+static int try_read(struct pp_ctx *ctx, const char *dir, size_t dirlen,
+                    const char *rel, struct pp_bytes *out)
+{
+	char joined[2 * PATH_MAX + 2], clean[2 * PATH_MAX + 4];
+	int err;
+
+	if (dirlen + strlen(rel) + 2 > sizeof(joined))
+		return 0;
+	memcpy(joined, dir, dirlen);
+	joined[dirlen] = '/';
+	memcpy(joined + dirlen + 1, rel, strlen(rel) + 1);
+	pp_path_clean(joined, clean);
+	if (access(clean, R_OK) != 0)
+		return 0;
+	err = pp_source_read_file(ctx, clean, out);
+	if (err == PP_ENOMEM || err == PP_ELIMIT)
+		return err;
+	ctx->message[0] = '\0';
+	return err < 0 ? 0 : 1;
+}
+
+/* Under dir and each of its parents, as pprof searches. */
+static int search_up(struct pp_ctx *ctx, const char *dir, size_t len,
+                     const char *rel, struct pp_bytes *out)
+{
+	char d[PATH_MAX + 2], parent[PATH_MAX + 2];
+	int r;
+
+	if (len >= sizeof(d))
+		return 0;
+	memcpy(d, dir, len);
+	d[len] = '\0';
+	for (;;) {
+		char *slash;
+
+		if ((r = try_read(ctx, d, strlen(d), rel, out)) != 0)
+			return r;
+		/* filepath.Dir: drop the last element, clean the rest. */
+		pp_path_clean(d, parent);
+		slash = strrchr(parent, '/');
+		if (!slash)
+			snprintf(parent, sizeof(parent), ".");
+		else if (slash == parent)
+			parent[1] = '\0';
+		else
+			*slash = '\0';
+		if (strcmp(parent, d) == 0)
+			return 0;
+		/* A parent is never longer than its child. */
+		memcpy(d, parent, strlen(parent) + 1);
+	}
+}
+
+/* The places Go keeps sources that pprof 1.19 does not look at. */
+static int search_go(struct pp_ctx *ctx, const char *rel, struct pp_bytes *out)
+{
+	const char *goroot = getenv("GOROOT"), *modcache = getenv("GOMODCACHE");
+	const char *gopath = getenv("GOPATH");
+	char dir[PATH_MAX];
+	int r;
+
+	if (goroot && goroot[0]) {
+		snprintf(dir, sizeof(dir), "%s/src", goroot);
+		if ((r = try_read(ctx, dir, strlen(dir), rel, out)) != 0)
+			return r;
+	}
+	if (!strchr(rel, '@'))
+		return 0;
+	if (modcache && modcache[0])
+		snprintf(dir, sizeof(dir), "%s", modcache);
+	else if (gopath && gopath[0])
+		snprintf(dir, sizeof(dir), "%.*s/pkg/mod",
+		         (int)strcspn(gopath, ":"), gopath);
+	else
+		return 0;
+	return try_read(ctx, dir, strlen(dir), rel, out);
+}
+
+int pp_source_read_text(struct pp_ctx *ctx, const char *path,
+                        const char *search_path, const char *trim_path,
+                        struct pp_bytes *out)
+{
+	char cwd[PATH_MAX];
+	const char *rel, *el;
+	size_t pos = 0, len;
+	int r;
+
+	out->data = NULL;
+	out->len = 0;
+	if (!search_path || !search_path[0]) {
+		if (!getcwd(cwd, sizeof(cwd)))
+			return pp_error(ctx, PP_EIO,
+			                "could not stat current dir");
+		search_path = cwd;
+	}
+	rel = path + pp_source_trim_path(path, trim_path, search_path);
+	if (rel[0] == '/') {
+		/* pprof opens an absolute path as it is and reports the
+		 * system's error in Go's words. */
+		if ((r = try_read(ctx, "", 0, rel + 1, out)) != 0)
+			return r < 0 ? r : 0;
+		return pp_error(ctx, PP_ENOTFOUND,
+		                "open %s: no such file or directory", rel);
+	} else {
+		while (next_elem(search_path, &pos, &el, &len))
+			if ((r = search_up(ctx, el, len, rel, out)) != 0)
+				return r < 0 ? r : 0;
+		if ((r = search_go(ctx, rel, out)) != 0)
+			return r < 0 ? r : 0;
+	}
+	return pp_error(ctx, PP_ENOTFOUND, "could not find file %s on path %s",
+	                rel, search_path);
+}
