@@ -8,7 +8,7 @@ packages=(
 	protobuf-c-compiler libprotobuf-c-dev
 	zlib1g-dev libdeflate-dev
 	libdw-dev libelf-dev
-	libgraphviz-dev libpcre2-dev libedit-dev libcurl4-openssl-dev
+	libgraphviz-dev graphviz libpcre2-dev libedit-dev libcurl4-openssl-dev
 	# tests
 	libcmocka-dev libxml2-utils valgrind gzip tmux clang-format
 	# references and test-data generators (never runtime dependencies)

@@ -65,6 +65,14 @@ int pp_report_top(struct pp_report *r, FILE *out);
  */
 int pp_report_dot(struct pp_report *r, FILE *out);
 
+/*
+ * The same graph laid out and drawn by graphviz (cgraph + gvc, in
+ * process): format is "svg", "png" or "pdf" (else PP_EUSAGE). The SVG can
+ * be panned (drag) and zoomed (wheel) in a browser by an inline script.
+ * Graphviz failures are PP_EUNSUPPORTED with graphviz's reason.
+ */
+int pp_report_render(struct pp_report *r, const char *format, FILE *out);
+
 /* One "root;caller;...;leaf value" line per distinct stack whose value is
  * not zero, children in name order; values in the sample type's own unit.
  * The collapsed format of flamegraph.pl, inferno and speedscope. */

@@ -73,6 +73,24 @@ static int run_dot(struct pp_report *r, const char *arg, FILE *out)
 	return pp_report_dot(r, out);
 }
 
+static int run_svg(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_render(r, "svg", out);
+}
+
+static int run_png(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_render(r, "png", out);
+}
+
+static int run_pdf(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_render(r, "pdf", out);
+}
+
 const struct pp_command pp_commands[] = {
         {"top", false, false, false, run_top,
          "the functions with the largest flat (or, with -cum, cum) values"},
@@ -93,6 +111,10 @@ const struct pp_command pp_commands[] = {
          "the profile's comments"},
         {"dot", false, false, false, run_dot,
          "the call graph in Graphviz's DOT language"},
+        {"svg", false, false, false, run_svg,
+         "the call graph drawn as SVG (pan and zoom in a browser)"},
+        {"png", false, true, false, run_png, "the call graph drawn as PNG"},
+        {"pdf", false, true, false, run_pdf, "the call graph drawn as PDF"},
         {"flame", false, false, false, run_flame,
          "an interactive flame graph, as a self-contained SVG"},
         {"speedscope", false, false, false, run_speedscope,

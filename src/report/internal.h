@@ -101,6 +101,8 @@ void pp_report__put_json(FILE *out, const char *s);
 extern const char *const pp_report__flame_style[];
 extern const char *const pp_report__flame_script[];
 void pp_report__put_lines(FILE *out, const char *const *lines);
+/* The call graph SVG's pan/zoom script (panzoom_script.c), likewise. */
+extern const char *const pp_report__panzoom_script[];
 void pp_report__print_profile_labels(const struct pp_report *r, FILE *out);
 void pp_report__print_labels(const struct pp_report *r, FILE *out);
 

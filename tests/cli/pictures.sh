@@ -45,6 +45,25 @@ if python3 "$SRCDIR/tests/cli/speedscope_check.py" "$TMP/out" 2330000000 >"$TMP/
 run speedscope -lines -sample_index=alloc_objects "$HEAP"
 if python3 "$SRCDIR/tests/cli/speedscope_check.py" "$TMP/out" >"$TMP/why"; then ok; else bad "$(cat "$TMP/why")"; fi
 
+# svg, png, pdf: drawn in process by graphviz.
+run svg "$CPU"
+expect_status 0 "svg"
+if xmllint --noout "$TMP/out" 2>"$TMP/xml"; then ok; else bad "svg is not well-formed XML: $(head -3 "$TMP/xml")"; fi
+if grep -q '<g id="viewport">' "$TMP/out" && grep -q 'pprofPanZoom' "$TMP/out"; then ok; else bad "svg lacks the pan/zoom viewport and script"; fi
+if grep -q 'main.(\*Service).Drive' "$TMP/out" && grep -q 'class="edge"' "$TMP/out"; then ok; else bad "svg lacks nodes or edges"; fi
+run png "$CPU" -output "$TMP/g.png"
+expect_status 0 "png"
+if head -c 8 "$TMP/g.png" | od -An -c | grep -q 'P   N   G'; then ok; else bad "png -output is not a PNG"; fi
+run pdf -nodecount=10 "$CPU" -output "$TMP/g.pdf"
+expect_status 0 "pdf"
+if head -c 5 "$TMP/g.pdf" | grep -q '%PDF-'; then ok; else bad "pdf -output is not a PDF"; fi
+# Binary output never goes to a terminal.
+if command -v script >/dev/null; then
+	script -qec "$PPROF_C png $CPU" /dev/null >"$TMP/tty" 2>&1
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q "png output is binary; not writing it to a terminal" "$TMP/tty"; then ok; else bad "png to a terminal: status $rc: $(head -c 200 "$TMP/tty")"; fi
+fi
+
 # A destination that cannot be written: one line, exit 1, nothing left.
 run flame "$CPU" -output "$TMP/no/such/dir/f.svg"
 expect_status 1 "flame to a missing directory"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The dot report against `go tool pprof -dot`, case by case.
 #
-#   tests/golden/dot.sh PPROF_C_BINARY [CASES_FILE]
+#   tests/golden/pictures/dot.sh PPROF_C_BINARY [CASES_FILE]
 #
 # Each line `NAME<TAB>ARGS` of dot.cases (default) names a golden made by
 # regen.sh, dot/NAME.txt, the stdout of `go tool pprof ARGS`; pprof-c runs
@@ -9,8 +9,11 @@
 # dotcheck.py compares the two. Prints `ok NAME` or `FAIL NAME` and the
 # differences; at the end `dot: N passed, N failed`.
 set -u
+# These cases live in tests/golden/pictures/, outside run.sh's and
+# valgrind.sh's *.cases glob: their goldens are compared by a checker, not
+# byte for byte. Regenerate with: sh tests/golden/regen.sh tests/golden/pictures/dot.cases
 GOLDEN=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$GOLDEN/../.." && pwd)
+ROOT=$(cd "$GOLDEN/../../.." && pwd)
 [ $# -ge 1 ] || { echo "usage: dot.sh PPROF_C_BINARY [CASES_FILE]" >&2; exit 2; }
 BIN=$1
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The folded report against `go tool pprof -traces`, case by case.
 #
-#   tests/golden/folded.sh PPROF_C_BINARY [CASES_FILE]
+#   tests/golden/pictures/folded.sh PPROF_C_BINARY [CASES_FILE]
 #
 # Each line `NAME<TAB>ARGS` of folded.cases (default) names a golden made by
 # regen.sh, folded/NAME.txt, the stdout of `go tool pprof ARGS`. ARGS hold
@@ -9,8 +9,11 @@
 # foldedcheck.py compares the two. Prints `ok NAME` or `FAIL NAME` and the
 # differences; at the end `folded: N passed, N failed`.
 set -u
+# These cases live in tests/golden/pictures/, outside run.sh's and
+# valgrind.sh's *.cases glob: their goldens are compared by a checker, not
+# byte for byte. Regenerate with: sh tests/golden/regen.sh tests/golden/pictures/folded.cases
 GOLDEN=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$GOLDEN/../.." && pwd)
+ROOT=$(cd "$GOLDEN/../../.." && pwd)
 [ $# -ge 1 ] || { echo "usage: folded.sh PPROF_C_BINARY [CASES_FILE]" >&2; exit 2; }
 BIN=$1
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac

@@ -1,0 +1,62 @@
+/* The pan and zoom script written into call-graph SVGs: drag to pan, wheel
+ * to zoom about the cursor, double-click to reset. Our own, small, inline:
+ * the file must work offline. Lines of text ending in NULL. */
+#include "report/internal.h"
+
+const char *const pp_report__panzoom_script[] = {
+        "<script type=\"text/ecmascript\"><![CDATA[\n",
+        "(function () {\n",
+        "  \"use strict\";\n",
+        "  // Pan (drag) and zoom (wheel, about the cursor) for the call "
+        "graph;\n",
+        "  // double-click resets. Everything is drawn inside g#viewport.\n",
+        "  var svg = document.documentElement;\n",
+        "  var vp = document.getElementById(\"viewport\");\n",
+        "  var s = 1, tx = 0, ty = 0, drag = null;\n",
+        "  function apply() {\n",
+        "    vp.setAttribute(\"transform\", \"translate(\" + tx + \" \" + ty + "
+        "\") scale(\" + s + \")\");\n",
+        "  }\n",
+        "  function pt(e) {\n",
+        "    var p = svg.createSVGPoint();\n",
+        "    p.x = e.clientX;\n",
+        "    p.y = e.clientY;\n",
+        "    return p.matrixTransform(svg.getScreenCTM().inverse());\n",
+        "  }\n",
+        "  function zoomAt(p, k) {\n",
+        "    var ns = Math.min(Math.max(s * k, 0.05), 50);\n",
+        "    k = ns / s;\n",
+        "    tx = p.x - (p.x - tx) * k;\n",
+        "    ty = p.y - (p.y - ty) * k;\n",
+        "    s = ns;\n",
+        "    apply();\n",
+        "  }\n",
+        "  svg.addEventListener(\"wheel\", function (e) {\n",
+        "    e.preventDefault();\n",
+        "    zoomAt(pt(e), Math.exp(-e.deltaY / 500));\n",
+        "  }, { passive: false });\n",
+        "  svg.addEventListener(\"mousedown\", function (e) {\n",
+        "    if (e.button !== 0) return;\n",
+        "    e.preventDefault();\n",
+        "    drag = { p: pt(e), tx: tx, ty: ty };\n",
+        "  });\n",
+        "  window.addEventListener(\"mousemove\", function (e) {\n",
+        "    if (!drag) return;\n",
+        "    var p = pt(e);\n",
+        "    tx = drag.tx + p.x - drag.p.x;\n",
+        "    ty = drag.ty + p.y - drag.p.y;\n",
+        "    apply();\n",
+        "  });\n",
+        "  window.addEventListener(\"mouseup\", function () { drag = null; "
+        "});\n",
+        "  svg.addEventListener(\"dblclick\", function () { s = 1; tx = ty = "
+        "0; apply(); });\n",
+        "  window.pprofPanZoom = {\n",
+        "    state: function () { return { scale: s, x: tx, y: ty }; },\n",
+        "    zoomAt: function (x, y, k) { zoomAt({ x: x, y: y }, k); },\n",
+        "    reset: function () { s = 1; tx = ty = 0; apply(); }\n",
+        "  };\n",
+        "})();\n",
+        "]]></script>\n",
+        NULL,
+};

@@ -1,0 +1,122 @@
+/*
+ * svg, png and pdf: the DOT call graph laid out and drawn in process by
+ * graphviz's cgraph and gvc libraries, with no `dot` subprocess. The SVG
+ * gets a small inline pan/zoom script (panzoom_script.c), its drawing
+ * wrapped in a g#viewport that the script transforms, and a size of 100%
+ * so it fills a browser window.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include "report/internal.h"
+
+/* Write graphviz's SVG with the viewport group and the script added. */
+static void put_svg(const char *svg, size_t len, FILE *out)
+{
+	const char *open = strstr(svg, "<svg");
+	const char *open_end = open ? strchr(open, '>') : NULL;
+	const char *close = NULL;
+
+	for (const char *p = svg; (p = strstr(p, "</svg>")); p++)
+		close = p;
+	if (!open || !open_end || !close || close < open_end) {
+		fwrite(svg, 1, len, out);
+		return;
+	}
+	fwrite(svg, 1, (size_t)(open - svg), out);
+	/* The opening tag, with width and height made 100%: the viewBox
+	 * keeps the drawing's proportions. */
+	for (const char *p = open; p <= open_end;) {
+		if ((strncmp(p, " width=\"", 8) == 0 ||
+		     strncmp(p, " height=\"", 9) == 0)) {
+			const char *q = strchr(p, '=') + 2;
+			const char *end = strchr(q, '"');
+
+			if (end && end < open_end) {
+				fwrite(p, 1, (size_t)(q - p), out);
+				fputs("100%\"", out);
+				p = end + 1;
+				continue;
+			}
+		}
+		fputc(*p++, out);
+	}
+	fputs("\n<g id=\"viewport\">", out);
+	fwrite(open_end + 1, 1, (size_t)(close - open_end - 1), out);
+	fputs("</g>\n", out);
+	pp_report__put_lines(out, pp_report__panzoom_script);
+	fputs(close, out);
+}
+
+int pp_report_render(struct pp_report *r, const char *format, FILE *out)
+{
+	char *dot = NULL, *data = NULL;
+	size_t dot_len = 0;
+	unsigned int len = 0;
+	GVC_t *gvc = NULL;
+	Agraph_t *g = NULL;
+	bool laid_out = false;
+	FILE *mem;
+	int err;
+
+	if (strcmp(format, "svg") != 0 && strcmp(format, "png") != 0 &&
+	    strcmp(format, "pdf") != 0)
+		return pp_error(r->ctx, PP_EUSAGE, "unknown picture format %s",
+		                format);
+	mem = open_memstream(&dot, &dot_len);
+	if (!mem)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	err = pp_report_dot(r, mem);
+	if (fclose(mem) != 0 && err >= 0)
+		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	if (err < 0)
+		goto done;
+	/* graphviz reports errors on stderr unless told otherwise; we
+	 * collect them as our own message instead. */
+	agseterr(AGMAX);
+	gvc = gvContext();
+	if (!gvc) {
+		err = pp_error(r->ctx, PP_ENOMEM, "graphviz: cannot start");
+		goto done;
+	}
+	g = agmemread(dot);
+	if (!g) {
+		char *why = aglasterr();
+
+		err = pp_error(r->ctx, PP_EFORMAT, "graphviz: %s",
+		               why ? why : "cannot read the graph");
+		free(why);
+		goto done;
+	}
+	if (gvLayout(gvc, g, "dot") != 0) {
+		err = pp_error(r->ctx, PP_EUNSUPPORTED,
+		               "graphviz: no dot layout engine");
+		goto done;
+	}
+	laid_out = true;
+	if (gvRenderData(gvc, g, format, &data, &len) != 0 || !data) {
+		err = pp_error(r->ctx, PP_EUNSUPPORTED,
+		               "graphviz: cannot render %s", format);
+		goto done;
+	}
+	if (strcmp(format, "svg") == 0)
+		put_svg(data, len, out);
+	else
+		fwrite(data, 1, len, out);
+	if (ferror(out))
+		err = pp_error(r->ctx, PP_EIO, "write error");
+done:
+	if (data)
+		gvFreeRenderData(data);
+	if (laid_out)
+		gvFreeLayout(gvc, g);
+	if (g)
+		agclose(g);
+	if (gvc)
+		gvFreeContext(gvc);
+	free(dot);
+	return err;
+}
