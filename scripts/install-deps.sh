@@ -11,6 +11,8 @@ packages=(
 	libgraphviz-dev graphviz libpcre2-dev libedit-dev libcurl4-openssl-dev
 	# tests
 	libcmocka-dev libxml2-utils valgrind gzip tmux clang-format
+	# the browser test (tests/browser): headless Chromium
+	chromium
 	# references and test-data generators (never runtime dependencies)
 	golang-go google-perftools libgoogle-perftools-dev binutils
 	# sanitizer runtimes come with gcc; clang for the fuzz targets
@@ -25,4 +27,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The browser test's driver, playwright-core, pinned by its lock file; it
+# uses Debian's chromium above and downloads no browser of its own.
+browser_dir="$(dirname "$0")/../tests/browser"
+if [ ! -d "$browser_dir/node_modules/playwright-core" ] && command -v npm >/dev/null; then
+	echo "installing: playwright-core (npm ci in tests/browser)" >&2
+	npm ci --prefix "$browser_dir" --no-audit --no-fund >/dev/null
 fi
