@@ -616,15 +616,18 @@ static int push_values(struct decoder *d, struct sample_sink *k,
 static int add_sample(struct decoder *d, struct sample_sink *k,
                       const struct pp_field *sf)
 {
-	struct pp_wire w = {sf->data, sf->data + sf->len};
+	struct pp_wire w;
 	struct pp_field f;
 	size_t loc_first = k->nlocs, label_first = k->nlabels;
 	size_t nvals = 0, nt = d->p->nsample_types;
 	struct pp_sample *smp;
 	int r, err;
 
+	/* Only a length-delimited field has data to read. */
 	if (sf->type != PP_WT_LEN)
 		return bad(d, "bad sample");
+	w.p = sf->data;
+	w.end = sf->data + sf->len;
 	if (k->nsamples >= UINT32_MAX - 1)
 		return pp_error(d->ctx, PP_ELIMIT, "%s: too many samples",
 		                d->name);

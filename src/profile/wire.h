@@ -55,6 +55,10 @@ static inline int pp_wire_next(struct pp_wire *w, struct pp_field *f)
 		return -1;
 	f->number = (uint32_t)(key >> 3);
 	f->type = (uint32_t)(key & 7);
+	/* Never leave a previous field's data behind for a reader that
+	 * forgets to check the type. */
+	f->data = NULL;
+	f->len = 0;
 	switch (f->type) {
 	case PP_WT_VARINT:
 		return pp_wire_varint(w, &f->varint) ? 1 : -1;
