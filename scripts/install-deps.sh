@@ -10,7 +10,7 @@ packages=(
 	libdw-dev libelf-dev
 	libgraphviz-dev graphviz libpcre2-dev libedit-dev libcurl4-openssl-dev
 	# tests
-	libcmocka-dev libxml2-utils valgrind gzip tmux clang-format
+	libcmocka-dev libxml2-utils valgrind gzip tmux clang-format python3
 	# the browser test (tests/browser): headless Chromium
 	chromium
 	# references and test-data generators (never runtime dependencies)
@@ -27,6 +27,15 @@ if [ ${#missing[@]} -gt 0 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# Node.js for the browser test's driver: Debian's, unless the machine
+# already has a node and npm (a NodeSource nodejs bundles its own npm, and
+# Debian's npm package would conflict with it).
+if ! command -v npm >/dev/null; then
+	echo "installing: nodejs npm" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
 # The browser test's driver, playwright-core, pinned by its lock file; it
 # uses Debian's chromium above and downloads no browser of its own.
