@@ -188,7 +188,8 @@ static int link_children(struct pp_tree *t)
 		refs[n].name = names + offs[n];
 		refs[n].node = n;
 	}
-	qsort(refs, g->nnodes, sizeof(*refs), cmp_name_ref);
+	if (g->nnodes > 1)
+		qsort(refs, g->nnodes, sizeof(*refs), cmp_name_ref);
 	for (uint32_t i = 0; i < g->nnodes; i++)
 		rank[refs[i].node] = i;
 	for (uint32_t i = 1; i < t->nnodes; i++) {
@@ -196,7 +197,7 @@ static int link_children(struct pp_tree *t)
 		                  rank[t->nodes[i].frame];
 		keys[i - 1].node = i;
 	}
-	if (t->nnodes > 1)
+	if (t->nnodes > 2)
 		qsort(keys, t->nnodes - 1, sizeof(*keys), cmp_child_key);
 	for (uint32_t i = t->nnodes - 1; i-- > 0;) {
 		struct pp_tree_node *c = &t->nodes[keys[i].node];

@@ -126,7 +126,8 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 	pp_free(r->ctx, buf);
 	if (err < 0)
 		return err;
-	qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
 	return 0;
 }
 

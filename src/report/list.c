@@ -286,7 +286,8 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
 		               "no matches found for regexp: %s", symbol);
 		goto done;
 	}
-	qsort(m, nm, sizeof(*m), cmp_match);
+	if (nm > 1)
+		qsort(m, nm, sizeof(*m), cmp_match);
 	pp_report__format(r, r->total, tot, sizeof(tot));
 	fprintf(out, "Total: %s\n", tot);
 	for (size_t i = 0, j; i < nm; i = j) {

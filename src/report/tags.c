@@ -177,13 +177,15 @@ int pp_report_tags(struct pp_report *r, FILE *out)
 	}
 	if (err < 0)
 		goto done;
-	qsort(t.keys, t.nkeys, sizeof(*t.keys), cmp_key);
+	if (t.nkeys > 1)
+		qsort(t.keys, t.nkeys, sizeof(*t.keys), cmp_key);
 	for (size_t i = 0; i < t.nkeys; i++) {
 		struct tag_key *k = &t.keys[i];
 
 		for (size_t j = 0; j < k->nvals; j++)
 			k->total += k->vals[j].value;
-		qsort(k->vals, k->nvals, sizeof(*k->vals), cmp_value);
+		if (k->nvals > 1)
+			qsort(k->vals, k->nvals, sizeof(*k->vals), cmp_value);
 		print_key(r, k, out);
 	}
 done:

@@ -68,7 +68,8 @@ static int sample_labels(struct pp_report *r, struct pp_visual_tags *vt)
 		}
 		if (n == 0)
 			continue;
-		qsort(parts, n, sizeof(*parts), cmp_str);
+		if (n > 1)
+			qsort(parts, n, sizeof(*parts), cmp_str);
 		if ((err = pp_grow(r->ctx, (void **)&joined, &jcap, len + 1,
 		                   1)) < 0)
 			goto freeparts;

@@ -1,7 +1,8 @@
 /*
  * Fuzz target: the whole pipeline on a fuzzed profile -- decode, then
- * aggregate and print every report at every granularity and with the
- * options that change the graph's shape.
+ * aggregate and print every report (top, dot, tree, folded, flame,
+ * speedscope, traces, tags, raw, comments, list) across granularities and
+ * the options that change the graph's shape.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -27,8 +28,35 @@ static void reports(struct pp_ctx *ctx, const struct pp_profile *p, FILE *sink)
 		o.mean = g == 2;
 		o.noinlines = g == 3;
 		o.nodecount = (int)g;
-		if (pp_report_new(ctx, p, &o, &r) == 0)
-			pp_report_top(r, sink);
+		if (pp_report_new(ctx, p, &o, &r) != 0)
+			continue;
+		/* Every report on the same aggregate, one granularity each
+		 * pass so a run stays fast. */
+		pp_report_top(r, sink);
+		switch (g) {
+		case 0:
+			pp_report_dot(r, sink);
+			pp_report_tree(r, NULL, sink);
+			break;
+		case 1:
+			pp_report_folded(r, sink);
+			pp_report_flame(r, sink);
+			pp_report_speedscope(r, sink);
+			break;
+		case 2:
+			pp_report_traces(r, sink);
+			pp_report_tags(r, sink);
+			pp_report_raw(r, sink);
+			pp_report_comments(r, sink);
+			break;
+		case 3:
+			pp_report_list(r, ".", sink);
+			pp_report_tree(r, ".", sink);
+			break;
+		default:
+			pp_report_dot(r, sink);
+			break;
+		}
 		pp_report_free(r);
 	}
 }
