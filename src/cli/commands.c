@@ -43,6 +43,12 @@ static int run_list(struct pp_report *r, const char *arg, FILE *out)
 	return pp_report_list(r, arg, out);
 }
 
+static int run_proto(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_proto(r, out);
+}
+
 static int run_traces(struct pp_report *r, const char *arg, FILE *out)
 {
 	(void)arg;
@@ -101,6 +107,8 @@ const struct pp_command pp_commands[] = {
          "callers and callees of the functions matching REGEX"},
         {"list", true, false, false, run_list,
          "annotated source of the functions matching REGEX"},
+        {"proto", false, true, true, run_proto,
+         "the profile as gzip'd profile.proto (merged, filtered)"},
         {"traces", false, false, true, run_traces,
          "every sample's stack with its value and labels"},
         {"tags", false, false, false, run_tags,

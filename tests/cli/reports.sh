@@ -80,4 +80,28 @@ if command -v strace >/dev/null &&
 	fi
 fi
 
+# proto: our gzip'd profile.proto reads back to the same reports, in
+# pprof-c and (where Go is installed) in go tool pprof itself.
+for f in cpu heap mutex goroutine; do
+	run -proto -output "$TMP/$f.pb.gz" "$SRCDIR/testdata/go/$f.pb.gz"
+	expect_status 0 "proto $f"
+	for r in top raw traces; do
+		run "-$r" "$SRCDIR/testdata/go/$f.pb.gz"
+		cp "$TMP/out" "$TMP/a"
+		run "-$r" "$TMP/$f.pb.gz"
+		expect_same "$TMP/a" "$TMP/out" "$r of proto output ($f)"
+	done
+done
+run -proto -output "$TMP/merged.pb.gz" "$SRCDIR/testdata/go/cpu_before.pb.gz" "$SRCDIR/testdata/go/cpu_after.pb.gz"
+run -raw "$TMP/merged.pb.gz"
+cp "$TMP/out" "$TMP/a"
+run -raw "$SRCDIR/testdata/go/cpu_before.pb.gz" "$SRCDIR/testdata/go/cpu_after.pb.gz"
+expect_same "$TMP/a" "$TMP/out" "raw of merged proto output"
+if command -v go >/dev/null && go tool pprof -h >/dev/null 2>&1; then
+	go tool pprof -top "$TMP/cpu.pb.gz" >"$TMP/go_top" 2>/dev/null </dev/null
+	expect_same "$SRCDIR/tests/golden/top/cpu_top.txt" "$TMP/go_top" "go tool pprof -top of our proto"
+	go tool pprof -raw "$TMP/merged.pb.gz" >"$TMP/go_raw" 2>/dev/null </dev/null
+	expect_same "$SRCDIR/tests/golden/raw/merged.txt" "$TMP/go_raw" "go tool pprof -raw of our merged proto"
+fi
+
 finish

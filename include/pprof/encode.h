@@ -1,0 +1,34 @@
+/*
+ * Profile to bytes: the profile.proto writer, the inverse of decode.h.
+ *
+ * Every record is written with the ids it holds (pp_location.id and so on,
+ * which the decoder and pp_profile_merge keep unique and non-zero), and the
+ * whole string table in index order, so pp_decode_proto of the output gives
+ * back an equal profile: the same records in the same order with the same
+ * strings. Repeated numbers (location ids, values, comments) are packed, as
+ * Go's writer packs them.
+ */
+#ifndef PPROF_ENCODE_H
+#define PPROF_ENCODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pprof/profile.h"
+
+/*
+ * Encode p as an uncompressed profile.proto message into *out (allocated
+ * with pp_malloc; free with pp_free) of *len bytes. Fails only with
+ * PP_ENOMEM.
+ */
+int pp_encode_proto(struct pp_ctx *ctx, const struct pp_profile *p,
+                    uint8_t **out, size_t *len);
+
+/*
+ * The same, gzip-compressed: what pprof's -proto writes and every pprof
+ * reader accepts.
+ */
+int pp_encode_proto_gzip(struct pp_ctx *ctx, const struct pp_profile *p,
+                         uint8_t **out, size_t *len);
+
+#endif
