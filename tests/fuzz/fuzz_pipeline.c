@@ -1,6 +1,6 @@
 /*
  * Fuzz target: the whole pipeline on a fuzzed profile -- decode, then
- * aggregate and print every report (top, dot, tree, folded, flame,
+ * aggregate and print every report (top, dot, tree, proto, folded, flame,
  * speedscope, traces, tags, raw, comments, list) across granularities and
  * the options that change the graph's shape.
  */
@@ -37,6 +37,7 @@ static void reports(struct pp_ctx *ctx, const struct pp_profile *p, FILE *sink)
 		case 0:
 			pp_report_dot(r, sink);
 			pp_report_tree(r, NULL, sink);
+			pp_report_proto(r, sink);
 			break;
 		case 1:
 			pp_report_folded(r, sink);
