@@ -265,10 +265,21 @@ static int find_or_add_edge(struct pp_graph *g, uint32_t src, uint32_t dst,
 	return 0;
 }
 
+/* Fold one contribution into edge ei. */
+static void count_edge(struct pp_edge *e, int64_t w, int64_t dw, bool residual,
+                       bool is_inline)
+{
+	e->weight += w;
+	e->weight_div += dw;
+	if (residual)
+		e->residual = true;
+	if (!is_inline)
+		e->is_inline = false;
+}
+
 static int add_edge(struct pp_graph *g, uint32_t src, uint32_t dst, int64_t w,
                     int64_t dw, bool residual, bool is_inline)
 {
-	struct pp_edge *e;
 	uint32_t ei;
 	bool created;
 	int err;
@@ -279,33 +290,20 @@ static int add_edge(struct pp_graph *g, uint32_t src, uint32_t dst, int64_t w,
 	if (g->stamp_edge[ei] == g->stamp)
 		return 0;
 	g->stamp_edge[ei] = g->stamp;
-	e = &g->edges[ei];
-	e->weight += w;
-	e->weight_div += dw;
-	if (residual)
-		e->residual = true;
-	if (!is_inline)
-		e->is_inline = false;
+	count_edge(&g->edges[ei], w, dw, residual, is_inline);
 	return 0;
 }
 
 int pp_graph__merge_edge(struct pp_graph *g, uint32_t src, uint32_t dst,
                          int64_t w, int64_t dw, bool residual, bool is_inline)
 {
-	struct pp_edge *e;
 	uint32_t ei;
 	bool created;
 	int err;
 
 	if ((err = find_or_add_edge(g, src, dst, &ei, &created)) < 0)
 		return err;
-	e = &g->edges[ei];
-	e->weight += w;
-	e->weight_div += dw;
-	if (residual)
-		e->residual = true;
-	if (!is_inline)
-		e->is_inline = false;
+	count_edge(&g->edges[ei], w, dw, residual, is_inline);
 	return 0;
 }
 

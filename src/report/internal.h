@@ -90,6 +90,11 @@ struct pp_visual_tags {
 int pp_report__tree(struct pp_report *r, const struct pp_tree **out);
 /* Build r->graph with go (untrimmed) and the node names; sets the output
  * unit to the one asked for (reports that trim choose it later). */
+/* The graph options r's report options call for, with the given edges. */
+void pp_report__graph_opts(const struct pp_report *r, enum pp_edge_mode edges,
+                           struct pp_graph_opts *go);
+/* Size r->order and r->kept for the nodes of r->graph. */
+int pp_report__size_order(struct pp_report *r);
 int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go);
 const char *pp_report__node_name(const struct pp_report *r, uint32_t n);
 /* s escaped for XML text and attribute values / as a JSON string with its

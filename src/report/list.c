@@ -244,13 +244,9 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
 	if ((err = pp_regex_compile(r->ctx, "parsing argument regexp", symbol,
 	                            &re)) < 0)
 		return err;
-	go.sample_index = r->sample_index;
-	go.mean = r->opts.mean;
+	pp_report__graph_opts(r, PP_EDGES_NONE, &go);
 	go.granularity = PP_GRAN_LINES;
-	go.noinlines = r->opts.noinlines;
 	go.obj_names = true;
-	go.drop_negative = r->opts.drop_negative;
-	go.edges = PP_EDGES_NONE;
 	if ((err = pp_report__graph(r, &go)) < 0)
 		goto done;
 	m = pp_malloc(r->ctx, ((size_t)r->graph->nnodes + 1) * sizeof(*m));

@@ -350,6 +350,31 @@ static int add_inline_edges(struct pp_report *r)
 	return pp_graph__inline_edges(g, r->kept);
 }
 
+void pp_report__graph_opts(const struct pp_report *r, enum pp_edge_mode edges,
+                           struct pp_graph_opts *go)
+{
+	memset(go, 0, sizeof(*go));
+	go->sample_index = r->sample_index;
+	go->mean = r->opts.mean;
+	go->granularity = r->opts.granularity;
+	go->noinlines = r->opts.noinlines;
+	go->drop_negative = r->opts.drop_negative;
+	go->edges = edges;
+}
+
+int pp_report__size_order(struct pp_report *r)
+{
+	uint32_t n = r->graph->nnodes ? r->graph->nnodes : 1;
+
+	pp_free(r->ctx, r->order);
+	pp_free(r->ctx, r->kept);
+	r->order = pp_malloc(r->ctx, n * sizeof(*r->order));
+	r->kept = pp_calloc(r->ctx, n, sizeof(*r->kept));
+	if (!r->order || !r->kept)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	return 0;
+}
+
 int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 {
 	int err;
@@ -379,26 +404,14 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 	}
 	if (nodecount < 0)
 		nodecount = 0;
-	go.sample_index = r->sample_index;
-	go.mean = r->opts.mean;
-	go.granularity = r->opts.granularity;
-	go.noinlines = r->opts.noinlines;
-	go.drop_negative = r->opts.drop_negative;
 	/* Values first; edges (only those the "(inline)" marks need) are
 	 * added in one last pass over the final node set, since keeping a
 	 * subset of nodes never changes the values of the nodes kept. */
-	go.edges = PP_EDGES_NONE;
-	if ((err = pp_report__graph(r, &go)) < 0)
+	pp_report__graph_opts(r, PP_EDGES_NONE, &go);
+	if ((err = pp_report__graph(r, &go)) < 0 ||
+	    (err = pp_report__size_order(r)) < 0)
 		return err;
 	g = r->graph;
-	pp_free(r->ctx, r->order);
-	pp_free(r->ctx, r->kept);
-	r->order = pp_malloc(r->ctx,
-	                     (g->nnodes ? g->nnodes : 1) * sizeof(*r->order));
-	r->kept =
-	        pp_calloc(r->ctx, g->nnodes ? g->nnodes : 1, sizeof(*r->kept));
-	if (!r->order || !r->kept)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 
 	for (uint32_t n = 0; n < g->nnodes; n++)
 		flat_total += g->nodes[n].flat;

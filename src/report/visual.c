@@ -533,23 +533,11 @@ int pp_report__visual_graph(struct pp_report *r)
 	if ((err = sample_labels(r, r->tags)) < 0)
 		return err;
 
-	go.sample_index = r->sample_index;
-	go.mean = r->opts.mean;
-	go.granularity = r->opts.granularity;
-	go.noinlines = r->opts.noinlines;
-	go.drop_negative = r->opts.drop_negative;
-	go.edges = PP_EDGES_ALL;
-	if ((err = pp_report__graph(r, &go)) < 0)
+	pp_report__graph_opts(r, PP_EDGES_ALL, &go);
+	if ((err = pp_report__graph(r, &go)) < 0 ||
+	    (err = pp_report__size_order(r)) < 0)
 		return err;
 	g = r->graph;
-	pp_free(r->ctx, r->order);
-	pp_free(r->ctx, r->kept);
-	r->order = pp_malloc(r->ctx,
-	                     (g->nnodes ? g->nnodes : 1) * sizeof(*r->order));
-	r->kept =
-	        pp_calloc(r->ctx, g->nnodes ? g->nnodes : 1, sizeof(*r->kept));
-	if (!r->order || !r->kept)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 	if ((err = rebuild(r, NULL)) < 0)
 		return err;
 	for (uint32_t n = 0; n < g->nnodes; n++)
