@@ -7,7 +7,7 @@ packages=(
 	gcc meson ninja-build pkg-config
 	protobuf-c-compiler libprotobuf-c-dev
 	zlib1g-dev libdeflate-dev
-	libdw-dev libelf-dev
+	libdw-dev libelf-dev libiberty-dev
 	libgraphviz-dev graphviz libpcre2-dev libedit-dev libcurl4-openssl-dev
 	# tests
 	libcmocka-dev libxml2-utils valgrind gzip tmux clang-format python3

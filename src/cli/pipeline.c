@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -6,20 +8,62 @@
 #include "cli/pipeline.h"
 #include "pprof/report.h"
 #include "pprof/source.h"
+#include "pprof/symbolize.h"
 #include "pprof/transform.h"
 #include "util/atomicfile.h"
+
+/* Is path an ELF file? The first source that is one is the executable. */
+static bool is_elf_file(const char *path)
+{
+	unsigned char magic[4];
+	FILE *fp = fopen(path, "rb");
+	bool yes;
+
+	if (!fp)
+		return false;
+	yes = fread(magic, 1, 4, fp) == 4 && memcmp(magic, "\177ELF", 4) == 0;
+	fclose(fp);
+	return yes;
+}
+
+static int symbolize(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                     const char *executable, struct pp_profile *p)
+{
+	struct pp_symbolize_opts so = PP_SYMBOLIZE_OPTS_INIT;
+	const char *bp = getenv("PPROF_BINARY_PATH"), *home = getenv("HOME");
+	char defpath[4096];
+	int err;
+
+	if ((err = pp_symbolize_opts_parse(ctx, cfg->symbolize, &so)) < 0)
+		return err;
+	/* pprof's default search path when PPROF_BINARY_PATH is unset. */
+	if (!bp && home) {
+		snprintf(defpath, sizeof(defpath), "%s/pprof/binaries", home);
+		bp = defpath;
+	}
+	so.executable = executable;
+	so.binary_path = bp;
+	return pp_symbolize(ctx, p, &so);
+}
 
 int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                 const char *const *sources, size_t nsources,
                 struct pp_profile **out)
 {
 	struct pp_profile **profs;
+	const char *executable = NULL;
 	size_t n;
 	int err = 0;
 
 	*out = NULL;
 	if (nsources == 0)
 		return pp_error(ctx, PP_EUSAGE, "no profile given");
+	/* `pprof-c top ./server cpu.prof`: a leading binary, as in pprof. */
+	if (nsources > 1 && is_elf_file(sources[0])) {
+		executable = sources[0];
+		sources++;
+		nsources--;
+	}
 	profs = pp_calloc(ctx, nsources, sizeof(*profs));
 	if (!profs)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
@@ -31,6 +75,10 @@ int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 		profs[0] = NULL;
 	} else {
 		err = pp_profile_merge(ctx, profs, sources, nsources, out);
+	}
+	if (err >= 0 && (err = symbolize(ctx, cfg, executable, *out)) < 0) {
+		pp_profile_free(*out);
+		*out = NULL;
 	}
 done:
 	for (size_t i = 0; i < nsources; i++)

@@ -73,6 +73,9 @@ const struct pp_setting pp_settings[] = {
          "list: cut PREFIXES (':'-separated) off source file names"},
         {"output", PP_SET_STRING, OFF(output), 0, "FILE",
          "write the report to FILE (atomically) instead of stdout"},
+        {"symbolize", PP_SET_STRING, OFF(symbolize), 0, "MODE",
+         "none, local (default), force, demangle=none|templates|full; "
+         "':'-joined"},
         {"max-size", PP_SET_SIZE, OFF(max_size), 0, "BYTES",
          "refuse profiles larger than BYTES decompressed (4G); k/M/G ok"},
         {"total_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 0, NULL,
@@ -108,7 +111,8 @@ void pp_cli_config_release(struct pp_cli_config *c)
 	free(c->output);
 	free(c->source_path);
 	free(c->trim_path);
-	c->source_path = c->trim_path = NULL;
+	free(c->symbolize);
+	c->source_path = c->trim_path = c->symbolize = NULL;
 	c->sample_index = c->unit = c->output = NULL;
 }
 

@@ -21,6 +21,7 @@ struct pp_cli_config {
 	char *output;
 	char *source_path; /* list: where sources are looked for */
 	char *trim_path;   /* list: prefixes cut off source file names */
+	char *symbolize;   /* pprof's -symbolize value; NULL = local */
 	uint64_t max_size; /* 0 = default */
 	/* pprof's legacy sample flags given (-alloc_space, ...), one bit each,
 	 * until pp_cli_config_resolve turns them into sample_index. */

@@ -23,6 +23,7 @@
 #include "pprof/decode.h"
 #include "profile.pb-c.h"
 #include "profile/idmap.h"
+#include "profile/legacy.h"
 #include "profile/wire.h"
 #include "util/pages.h"
 #include "util/scratch.h"
@@ -1001,16 +1002,40 @@ done:
 	return 0;
 }
 
+/* The legacy formats announce themselves in their first bytes; anything
+ * else is taken for profile.proto, whose reader rejects garbage. */
+static int decode_legacy(struct pp_ctx *ctx, const char *name,
+                         const uint8_t *data, size_t len,
+                         struct pp_profile **out)
+{
+	ctx->message[0] = '\0';
+	if (pp_legacy__is_cpu(data, len))
+		return pp_legacy__decode_cpu(ctx, name, data, len, out);
+	if (pp_legacy__is_heap(data, len))
+		return pp_legacy__decode_heap(ctx, name, data, len, out);
+	return 1;
+}
+
 int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
               size_t len, struct pp_profile **out)
 {
+	int err = decode_legacy(ctx, name, data, len, out);
+
+	if (err <= 0)
+		return err;
 	return decode_proto(ctx, name, data, len, false, out);
 }
 
 int pp_decode_owned(struct pp_ctx *ctx, const char *name, uint8_t *data,
                     size_t len, struct pp_profile **out)
 {
-	int err = decode_proto(ctx, name, data, len, true, out);
+	int err = decode_legacy(ctx, name, data, len, out);
+
+	if (err <= 0) {
+		pp_free(ctx, data);
+		return err;
+	}
+	err = decode_proto(ctx, name, data, len, true, out);
 
 	pp_free(ctx, data);
 	return err;

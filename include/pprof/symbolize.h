@@ -1,0 +1,125 @@
+/*
+ * Symbolization: fill in functions, files, lines and inlined frames for the
+ * locations of mappings that have addresses but no function information
+ * (gperftools profiles, perf_to_profile output, Go's -symbolize=none), in
+ * process, from the binaries' ELF and DWARF through elfutils' libdw. No
+ * subprocess is run and binutils need not be installed.
+ *
+ * For each mapping with unsymbolized locations the binary is found (see
+ * pp_symbolize_opts), its build-id checked against the profile's, each
+ * distinct runtime address translated to the ELF address (executables, PIE
+ * executables and shared libraries alike, from the mapping's start and
+ * offset and the file's program headers), and resolved to the whole inline
+ * chain, innermost first, as profile.proto orders Location.line. Where DWARF
+ * is missing the ELF symbol table (.symtab, then .dynsym) names the
+ * function. Pseudo mappings ([vdso], [kernel.kallsyms], ...) are left as
+ * they are.
+ *
+ * Problems with one binary (missing, not ELF, stripped, another
+ * architecture, build-id mismatch) are warnings through pp_warn, once per
+ * binary, naming it and the mapping; the rest of the profile is still
+ * symbolized. Only allocation failure is an error.
+ */
+#ifndef PPROF_SYMBOLIZE_H
+#define PPROF_SYMBOLIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pprof/profile.h"
+
+/* How C++ and Rust names are shown; pprof's -symbolize=demangle=MODE. */
+enum pp_demangle {
+	PP_DEMANGLE_DEFAULT,   /* demangled, no parameters, no templates */
+	PP_DEMANGLE_TEMPLATES, /* demangled, no parameters */
+	PP_DEMANGLE_FULL,      /* demangled, everything */
+	PP_DEMANGLE_NONE,      /* the names as the binary has them */
+};
+
+struct pp_symbolize_opts {
+	/* Do nothing (-symbolize=none). Default false. */
+	bool none;
+	/* Re-symbolize mappings that already have functions. Default false. */
+	bool force;
+	/* Default PP_DEMANGLE_DEFAULT. */
+	enum pp_demangle demangle;
+	/* The executable named on the command line: used for the main
+	 * mapping (the profile's first), as pprof does. NULL: none. */
+	const char *executable;
+	/* PPROF_BINARY_PATH: directories separated by ':', each searched for
+	 * BASENAME, FULL/PATH, BUILDID/BASENAME, .build-id/ab/cdef....debug
+	 * and debug links. NULL: none. */
+	const char *binary_path;
+	/* Where distributions install separate debug files, ':'-separated
+	 * (build-id and .gnu_debuglink layouts). NULL: "/usr/lib/debug". */
+	const char *debug_dirs;
+};
+
+#define PP_SYMBOLIZE_OPTS_INIT                                      \
+	{                                                           \
+		false, false, PP_DEMANGLE_DEFAULT, NULL, NULL, NULL \
+	}
+
+/*
+ * Parse pprof's -symbolize value into o (leaving the path fields alone):
+ * ':'-separated words none|no, local, fastlocal, remote, force,
+ * demangle=none|full|templates|default. "" and NULL mean the defaults.
+ * PP_EUSAGE with a message for anything else.
+ */
+int pp_symbolize_opts_parse(struct pp_ctx *ctx, const char *spec,
+                            struct pp_symbolize_opts *o);
+
+/* Symbolize p in place: functions are added (interned as usual), and each
+ * resolved location gets its lines. PP_ENOMEM is the only error. */
+int pp_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
+                 const struct pp_symbolize_opts *opts);
+
+/* ---- lower level: one binary at a time (benchmarks, tools, tests) ------- */
+
+/* One frame of an inline chain. Strings are borrowed from the symbolizer
+ * and valid until the next lookup or pp_symbolizer_free. */
+struct pp_frame {
+	const char *name;        /* demangled per the options; NULL unknown */
+	const char *system_name; /* as in the binary (mangled) */
+	const char *file;        /* NULL when unknown */
+	int64_t line;            /* 0 when unknown */
+};
+
+struct pp_symbolizer;
+
+/* A symbolizer with the given options (copied; the strings must outlive
+ * it). Free with pp_symbolizer_free, which accepts NULL. */
+int pp_symbolizer_new(struct pp_ctx *ctx, const struct pp_symbolize_opts *opts,
+                      struct pp_symbolizer **out);
+void pp_symbolizer_free(struct pp_symbolizer *s);
+
+/*
+ * Resolve ELF address addr of the binary at path (opened once and cached,
+ * with its separate debug file if it has one). Frames go to *frames,
+ * innermost first, *nframes of them (0 when nothing is known); the array is
+ * the symbolizer's. PP_ENOTFOUND with a message when the file cannot be
+ * used.
+ */
+int pp_symbolizer_lookup(struct pp_symbolizer *s, const char *path,
+                         uint64_t addr, const struct pp_frame **frames,
+                         size_t *nframes);
+
+/*
+ * The ELF address of runtime address addr in a mapping [start, limit) at
+ * file offset offset of the binary at path: the file offset of addr, then
+ * the virtual address that the loadable segment holding it gives that
+ * offset. PP_ENOTFOUND when the file cannot be used.
+ */
+int pp_symbolizer_translate(struct pp_symbolizer *s, const char *path,
+                            uint64_t start, uint64_t limit, uint64_t offset,
+                            uint64_t addr, uint64_t *elf_addr);
+
+/*
+ * Demangle a C++ (Itanium) or Rust (legacy, v0) name for mode. Returns a
+ * string to free with pp_free, or NULL when name is not mangled (or mode is
+ * PP_DEMANGLE_NONE, or memory ran out).
+ */
+char *pp_demangle(struct pp_ctx *ctx, const char *name, enum pp_demangle mode);
+
+#endif

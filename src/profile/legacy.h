@@ -1,0 +1,64 @@
+/*
+ * Shared machinery of the legacy (pre-profile.proto) readers: gperftools'
+ * binary CPU profile and the tcmalloc heap text. Both collect raw stacks of
+ * addresses, then read the process's memory map that ends the file and
+ * build the profile as pprof does: one location per distinct address, in
+ * the order samples first use them, each attached to the mapping that
+ * holds it.
+ */
+#ifndef PP_PROFILE_LEGACY_H
+#define PP_PROFILE_LEGACY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pprof/profile.h"
+
+#define PP_LEGACY_MAXVALUES 4
+
+struct pp_legacy_sample {
+	size_t first; /* range in pp_legacy.addrs, leaf first */
+	uint32_t n;
+	int64_t values[PP_LEGACY_MAXVALUES];
+	int64_t bytes; /* the "bytes" label (heap); used when has_bytes */
+	bool has_bytes;
+};
+
+struct pp_legacy {
+	struct pp_ctx *ctx;
+	const char *name;
+	uint64_t *addrs;
+	size_t naddrs, cap_addrs;
+	struct pp_legacy_sample *samples;
+	size_t nsamples, cap_samples;
+};
+
+void pp_legacy__init(struct pp_legacy *lg, struct pp_ctx *ctx,
+                     const char *name);
+void pp_legacy__release(struct pp_legacy *lg);
+
+/* Append one sample; addrs are copied as given (callers adjust them). */
+int pp_legacy__add(struct pp_legacy *lg, const uint64_t *addrs, uint32_t n,
+                   const int64_t *values, const int64_t *bytes);
+
+/*
+ * Parse the memory map in text[0..len) (/proc/self/maps lines or pprof's
+ * brief "start-end path (@offset) buildid" form; other lines are ignored)
+ * and fill p, whose sample types are already set: mappings (main binary
+ * first, pprof's merging and relocation heuristics), locations and samples.
+ */
+int pp_legacy__finish(struct pp_legacy *lg, const char *text, size_t len,
+                      struct pp_profile *p);
+
+/* Format sniffers and readers (legacy_cpu.c, legacy_heap.c). */
+bool pp_legacy__is_cpu(const uint8_t *data, size_t len);
+int pp_legacy__decode_cpu(struct pp_ctx *ctx, const char *name,
+                          const uint8_t *data, size_t len,
+                          struct pp_profile **out);
+bool pp_legacy__is_heap(const uint8_t *data, size_t len);
+int pp_legacy__decode_heap(struct pp_ctx *ctx, const char *name,
+                           const uint8_t *data, size_t len,
+                           struct pp_profile **out);
+
+#endif

@@ -1,0 +1,504 @@
+/* Legacy profiles: memory-map parsing and building the profile from raw
+ * stacks, with pprof's mapping heuristics (legacy_profile.go, profile.go). */
+#include <ctype.h>
+#include <string.h>
+
+#include "profile/legacy.h"
+
+#define GROWA(lg, arr, cap, need)                                   \
+	pp_grow((lg)->ctx, (void **)&(lg)->arr, &(lg)->cap, (need), \
+	        sizeof(*(lg)->arr))
+
+void pp_legacy__init(struct pp_legacy *lg, struct pp_ctx *ctx, const char *name)
+{
+	memset(lg, 0, sizeof(*lg));
+	lg->ctx = ctx;
+	lg->name = name;
+}
+
+void pp_legacy__release(struct pp_legacy *lg)
+{
+	pp_free(lg->ctx, lg->addrs);
+	pp_free(lg->ctx, lg->samples);
+	lg->addrs = NULL;
+	lg->samples = NULL;
+}
+
+int pp_legacy__add(struct pp_legacy *lg, const uint64_t *addrs, uint32_t n,
+                   const int64_t *values, const int64_t *bytes)
+{
+	struct pp_legacy_sample *s;
+	int err;
+
+	if (lg->naddrs > SIZE_MAX / 2 - n)
+		return pp_error(lg->ctx, PP_ELIMIT, "%s: too many frames",
+		                lg->name);
+	if ((err = GROWA(lg, addrs, cap_addrs, lg->naddrs + n)) < 0 ||
+	    (err = GROWA(lg, samples, cap_samples, lg->nsamples + 1)) < 0)
+		return err;
+	s = &lg->samples[lg->nsamples++];
+	memset(s, 0, sizeof(*s));
+	s->first = lg->naddrs;
+	s->n = n;
+	memcpy(s->values, values, sizeof(s->values));
+	if (bytes) {
+		s->bytes = *bytes;
+		s->has_bytes = true;
+	}
+	if (n)
+		memcpy(lg->addrs + lg->naddrs, addrs, n * sizeof(*addrs));
+	lg->naddrs += n;
+	return 0;
+}
+
+/* ---- memory map text ----------------------------------------------------- */
+
+struct map_entry {
+	uint64_t start, limit, offset;
+	const char *file; /* into the text; not NUL-terminated */
+	size_t file_len;
+	const char *build_id;
+	size_t build_id_len;
+	bool deleted; /* dropped by the merging */
+};
+
+struct tok {
+	const char *s;
+	size_t n;
+};
+
+static bool is_hex_n(const char *s, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+static uint64_t hex_n(const char *s, size_t n, bool *ok)
+{
+	uint64_t v = 0;
+
+	if (n > 16 || !is_hex_n(s, n)) {
+		*ok = false;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)s[i];
+
+		v = v << 4 |
+		    (uint64_t)(isdigit(c) ? c - '0' : (tolower(c) - 'a' + 10));
+	}
+	return v;
+}
+
+static bool is_perm(const struct tok *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strchr("-rwxp", t->s[i]))
+			return false;
+	return t->n > 0;
+}
+
+static bool is_dev(const struct tok *t)
+{
+	const char *c = memchr(t->s, ':', t->n);
+
+	return c && is_hex_n(t->s, (size_t)(c - t->s)) &&
+	       is_hex_n(c + 1, t->n - (size_t)(c - t->s) - 1);
+}
+
+static bool is_digits(const struct tok *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!isdigit((unsigned char)t->s[i]))
+			return false;
+	return t->n > 0;
+}
+
+/* Parse "start-end" (or "0xstart 0xend") at the front of the line. Returns
+ * the rest of the line, or NULL if it doesn't start with a range. */
+static const char *parse_range(const char *s, const char *end, uint64_t *lo,
+                               uint64_t *hi)
+{
+	const char *p = s, *q;
+	bool ok = true;
+
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x')
+		p += 2;
+	for (q = p; q < end && isxdigit((unsigned char)*q); q++)
+		;
+	*lo = hex_n(p, (size_t)(q - p), &ok);
+	p = q;
+	if (p < end && (*p == '-' || isspace((unsigned char)*p)))
+		p++;
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x')
+		p += 2;
+	for (q = p; q < end && isxdigit((unsigned char)*q); q++)
+		;
+	*hi = hex_n(p, (size_t)(q - p), &ok);
+	p = q;
+	if (p < end && *p == ':')
+		p++;
+	if (!ok || (p < end && !isspace((unsigned char)*p)))
+		return NULL;
+	return p;
+}
+
+/*
+ * One line of the map. Returns 1 with *e filled for an executable entry, 0
+ * for a line to skip (not a mapping, or not executable).
+ */
+static int parse_map_line(const char *s, const char *end, struct map_entry *e)
+{
+	struct tok t[8];
+	size_t nt = 0, i = 0;
+	const char *p;
+	struct tok perm = {NULL, 0}, path = {NULL, 0}, off = {NULL, 0},
+	           bid = {NULL, 0};
+	bool ok = true;
+
+	memset(e, 0, sizeof(*e));
+	if (!(p = parse_range(s, end, &e->start, &e->limit)))
+		return 0;
+	while (p < end && nt < 8) {
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		if (p == end)
+			break;
+		t[nt].s = p;
+		while (p < end && !isspace((unsigned char)*p))
+			p++;
+		t[nt].n = (size_t)(p - t[nt].s);
+		nt++;
+	}
+	/* /proc/self/maps: [perms] [offset] dev inode [path] */
+	for (size_t k = 0; k + 1 < nt && k <= 2; k++) {
+		if (is_dev(&t[k]) && is_digits(&t[k + 1])) {
+			if (k >= 1 && is_perm(&t[0]))
+				perm = t[i++];
+			if (i < k && is_hex_n(t[i].s, t[i].n))
+				off = t[i++];
+			if (i != k)
+				break;
+			if (k + 2 < nt)
+				path = t[k + 2];
+			goto got;
+		}
+	}
+	/* pprof's brief form: [perms] [path] [(@offset)] [buildid] */
+	i = 0;
+	if (i < nt && is_perm(&t[i]))
+		perm = t[i++];
+	if (i < nt)
+		path = t[i++];
+	if (i < nt && t[i].n > 3 && t[i].s[0] == '(' && t[i].s[1] == '@' &&
+	    t[i].s[t[i].n - 1] == ')') {
+		off.s = t[i].s + 2;
+		off.n = t[i].n - 3;
+		i++;
+	}
+	if (i < nt && is_hex_n(t[i].s, t[i].n))
+		bid = t[i++];
+got:
+	if (perm.n && !memchr(perm.s, 'x', perm.n))
+		return 0;
+	if (off.n)
+		e->offset = hex_n(off.s, off.n, &ok);
+	if (!ok)
+		return 0;
+	e->file = path.s;
+	e->file_len = path.n;
+	e->build_id = bid.s;
+	e->build_id_len = bid.n;
+	return 1;
+}
+
+static bool same_str(const char *a, size_t an, const char *b, size_t bn)
+{
+	return an == bn && (an == 0 || memcmp(a, b, an) == 0);
+}
+
+/* pprof's adjacent(): two entries that are one mapping split in two. */
+static bool adjacent(const struct map_entry *a, const struct map_entry *b)
+{
+	if (a->file_len && b->file_len &&
+	    !same_str(a->file, a->file_len, b->file, b->file_len))
+		return false;
+	if (a->build_id_len && b->build_id_len &&
+	    !same_str(a->build_id, a->build_id_len, b->build_id,
+	              b->build_id_len))
+		return false;
+	if (a->limit != b->start)
+		return false;
+	if (a->offset != 0 && b->offset != 0 &&
+	    a->offset + (a->limit - a->start) != b->offset)
+		return false;
+	return true;
+}
+
+/* A shared object by name, as pprof's `([.]so$|[.]so[._][0-9]+)`. */
+static bool is_shared_object(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 3 <= n; i++) {
+		if (memcmp(s + i, ".so", 3) != 0)
+			continue;
+		if (i + 3 == n)
+			return true;
+		if (i + 4 < n && (s[i + 3] == '.' || s[i + 3] == '_') &&
+		    isdigit((unsigned char)s[i + 4]))
+			return true;
+	}
+	return false;
+}
+
+static bool is_main_candidate(const struct map_entry *e)
+{
+	const char *s = e->file;
+	size_t n = e->file_len;
+
+	/* pprof trims " (deleted)"; our tokens never include it. */
+	if (n == 0 || s[0] == '[')
+		return false;
+	return !is_shared_object(s, n);
+}
+
+static int parse_maps(struct pp_legacy *lg, const char *text, size_t len,
+                      struct map_entry **out, size_t *nout)
+{
+	struct map_entry *v = NULL, e;
+	size_t n = 0, cap = 0;
+	const char *p = text, *end = text + len;
+	int err;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+
+		if (parse_map_line(p, le, &e) == 1) {
+			if (n > 0 && adjacent(&v[n - 1], &e)) {
+				v[n - 1].limit = e.limit;
+				if (e.file_len) {
+					v[n - 1].file = e.file;
+					v[n - 1].file_len = e.file_len;
+				}
+				if (e.build_id_len) {
+					v[n - 1].build_id = e.build_id;
+					v[n - 1].build_id_len = e.build_id_len;
+				}
+			} else {
+				if ((err = pp_grow(lg->ctx, (void **)&v, &cap,
+				                   n + 1, sizeof(*v))) < 0) {
+					pp_free(lg->ctx, v);
+					return err;
+				}
+				v[n++] = e;
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+/* ---- building the profile ------------------------------------------------ */
+
+struct addr_table {
+	uint64_t *keys;
+	uint32_t *vals; /* location index + 1; 0 = empty */
+	size_t mask;
+};
+
+static int table_init(struct pp_ctx *ctx, struct addr_table *t, size_t n)
+{
+	size_t size = 16;
+
+	while (size < n * 2)
+		size *= 2;
+	t->mask = size - 1;
+	t->keys = pp_calloc(ctx, size, sizeof(*t->keys));
+	t->vals = pp_calloc(ctx, size, sizeof(*t->vals));
+	if (!t->keys || !t->vals)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	return 0;
+}
+
+static uint32_t *table_slot(struct addr_table *t, uint64_t key)
+{
+	size_t j = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & t->mask;
+
+	while (t->vals[j] && t->keys[j] != key)
+		j = (j + 1) & t->mask;
+	t->keys[j] = key;
+	return &t->vals[j];
+}
+
+int pp_legacy__finish(struct pp_legacy *lg, const char *text, size_t len,
+                      struct pp_profile *p)
+{
+	struct pp_ctx *ctx = lg->ctx;
+	struct map_entry *maps = NULL, tmp;
+	size_t nmaps = 0, first = 0;
+	struct addr_table tab = {NULL, NULL, 0};
+	uint64_t *uaddrs = NULL; /* distinct addresses, first use first */
+	uint32_t *locmap = NULL, *stack = NULL, nloc = 0, fake = PP_NONE;
+	uint32_t maxdepth = 0;
+	pp_str bytes_key = 0;
+	int err;
+
+	if ((err = parse_maps(lg, text, len, &maps, &nmaps)) < 0)
+		goto done;
+	/* The main binary goes first (pprof swaps it with entry 0). */
+	for (size_t i = 0; i < nmaps; i++) {
+		if (is_main_candidate(&maps[i])) {
+			tmp = maps[0];
+			maps[0] = maps[i];
+			maps[i] = tmp;
+			break;
+		}
+	}
+	/* A leading /anon_hugepage glued to the next mapping is dropped. */
+	if (nmaps > 1 && maps[0].file_len >= 14 &&
+	    memcmp(maps[0].file, "/anon_hugepage", 14) == 0 &&
+	    maps[0].limit == maps[1].start)
+		first = 1;
+	/* A classic non-PIE executable is mapped from 0x400000. */
+	if (first < nmaps &&
+	    maps[first].start - maps[first].offset == 0x400000) {
+		maps[first].start = 0x400000;
+		maps[first].offset = 0;
+	}
+
+	if ((err = table_init(ctx, &tab, lg->naddrs + 1)) < 0)
+		goto done;
+	uaddrs = pp_malloc(ctx, (lg->naddrs + 1) * sizeof(*uaddrs));
+	if (!uaddrs) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < lg->naddrs; i++) {
+		uint32_t *slot = table_slot(&tab, lg->addrs[i]);
+
+		if (!*slot) {
+			uaddrs[nloc] = lg->addrs[i];
+			*slot = ++nloc;
+		}
+	}
+	locmap = pp_malloc(ctx, ((size_t)nloc + 1) * sizeof(*locmap));
+	if (!locmap) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	/* Each address to its mapping, in location order: the "extend a
+	 * mapping downwards" rule changes mappings as it goes. */
+	for (uint32_t l = 0; l < nloc; l++) {
+		uint64_t a = uaddrs[l];
+		size_t m;
+
+		locmap[l] = PP_NONE;
+		if (a == 0)
+			continue;
+		for (m = first; m < nmaps; m++)
+			if (maps[m].start <= a && a < maps[m].limit)
+				break;
+		if (m == nmaps) {
+			for (m = first; m < nmaps; m++) {
+				struct map_entry *e = &maps[m];
+
+				if (e->offset != 0 &&
+				    e->start - e->offset <= a && a < e->start) {
+					e->start -= e->offset;
+					e->offset = 0;
+					break;
+				}
+			}
+		}
+		if (m == nmaps) {
+			if (fake == PP_NONE)
+				fake = (uint32_t)(nmaps - first);
+			locmap[l] = fake;
+		} else {
+			locmap[l] = (uint32_t)(m - first);
+		}
+	}
+	for (size_t m = first; m < nmaps; m++) {
+		struct pp_mapping pm;
+
+		memset(&pm, 0, sizeof(pm));
+		pm.id = m - first + 1;
+		pm.start = maps[m].start;
+		pm.limit = maps[m].limit;
+		pm.offset = maps[m].offset;
+		pm.file = pp_strtab_intern(p->strings,
+		                           maps[m].file ? maps[m].file : "",
+		                           maps[m].file_len);
+		pm.build_id = pp_strtab_intern(
+		        p->strings, maps[m].build_id ? maps[m].build_id : "",
+		        maps[m].build_id_len);
+		if (pm.file == PP_NONE || pm.build_id == PP_NONE) {
+			err = pp_error(ctx, PP_ENOMEM, "out of memory");
+			goto done;
+		}
+		if ((err = pp_profile_add_mapping(p, &pm, NULL)) < 0)
+			goto done;
+	}
+	if (fake != PP_NONE) {
+		struct pp_mapping pm;
+
+		memset(&pm, 0, sizeof(pm));
+		pm.id = fake + 1;
+		pm.limit = UINT64_MAX;
+		if ((err = pp_profile_add_mapping(p, &pm, NULL)) < 0)
+			goto done;
+	}
+	for (uint32_t l = 0; l < nloc; l++) {
+		struct pp_location loc;
+
+		memset(&loc, 0, sizeof(loc));
+		loc.id = (uint64_t)l + 1;
+		loc.address = uaddrs[l];
+		loc.mapping = locmap[l];
+		if ((err = pp_profile_add_location(p, &loc, NULL, 0, NULL)) < 0)
+			goto done;
+	}
+	for (size_t s = 0; s < lg->nsamples; s++)
+		if (lg->samples[s].n > maxdepth)
+			maxdepth = lg->samples[s].n;
+	stack = pp_malloc(ctx, ((size_t)maxdepth + 1) * sizeof(*stack));
+	if (!stack) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	if (lg->nsamples && lg->samples[0].has_bytes &&
+	    (bytes_key = pp_profile_intern(p, "bytes")) == PP_NONE) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t s = 0; s < lg->nsamples; s++) {
+		const struct pp_legacy_sample *ls = &lg->samples[s];
+		struct pp_label lab = {bytes_key, 0, ls->bytes, 0};
+
+		for (uint32_t k = 0; k < ls->n; k++)
+			stack[k] =
+			        *table_slot(&tab, lg->addrs[ls->first + k]) - 1;
+		if ((err = pp_profile_add_sample(p, stack, ls->n, ls->values,
+		                                 &lab, ls->has_bytes ? 1 : 0)) <
+		    0)
+			goto done;
+	}
+done:
+	pp_free(ctx, maps);
+	pp_free(ctx, tab.keys);
+	pp_free(ctx, tab.vals);
+	pp_free(ctx, uaddrs);
+	pp_free(ctx, locmap);
+	pp_free(ctx, stack);
+	return err;
+}
