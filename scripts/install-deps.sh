@@ -13,6 +13,8 @@ packages=(
 	libcmocka-dev libxml2-utils valgrind gzip tmux clang-format python3
 	# the browser test (tests/browser): headless Chromium
 	chromium
+	# libc symbols and lines in the native tests (tests/cli/native.sh)
+	libc6-dbg
 	# references and test-data generators (never runtime dependencies)
 	golang-go google-perftools libgoogle-perftools-dev binutils
 	# sanitizer runtimes come with gcc; clang for the fuzz targets
