@@ -26,4 +26,15 @@ int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
                      const char *const *names, size_t n,
                      struct pp_profile **out);
 
+/*
+ * Apply the profile's drop_frames and keep_frames regexes as pprof does
+ * after symbolization (profile.RemoveUninteresting): in each sample, the
+ * first location rootward of a kept frame whose function (simplified: no
+ * parameters) fully matches drop_frames and not keep_frames is cut, with
+ * every frame leafward of it; a match on an inlined line keeps the
+ * location's lines rootward of it. Changes p in place; a bad regex is a
+ * warning. PP_ENOMEM is the only error.
+ */
+int pp_profile_remove_uninteresting(struct pp_ctx *ctx, struct pp_profile *p);
+
 #endif

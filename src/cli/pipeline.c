@@ -76,7 +76,11 @@ int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	} else {
 		err = pp_profile_merge(ctx, profs, sources, nsources, out);
 	}
-	if (err >= 0 && (err = symbolize(ctx, cfg, executable, *out)) < 0) {
+	/* pprof: merge, symbolize, then drop the frames the profile calls
+	 * uninteresting (they can only be matched once they have names). */
+	if (err >= 0 &&
+	    ((err = symbolize(ctx, cfg, executable, *out)) < 0 ||
+	     (err = pp_profile_remove_uninteresting(ctx, *out)) < 0)) {
 		pp_profile_free(*out);
 		*out = NULL;
 	}

@@ -1,0 +1,160 @@
+/*
+ * drop_frames / keep_frames, as pprof's RemoveUninteresting applies them
+ * after symbolization: a location whose function (name simplified: no
+ * leading '.', cut at the first '(' that is not "(anonymous namespace)" or
+ * "operator()") fully matches drop_frames and not keep_frames is cut from
+ * every sample together with everything leafward of it, unless no frame
+ * rootward of it is kept. Legacy profiles carry these: gperftools' signal
+ * handler frames, allocator frames in heap profiles.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pprof/transform.h"
+#include "util/regex.h"
+
+enum { KEEP = 0, PRUNE = 1, PRUNE_BENEATH = 2 };
+
+/* The part of name pprof matches, into buf (NUL-terminated). */
+static const char *simplify(const char *name, char *buf, size_t bufsz)
+{
+	static const char *const reserved[] = {"(anonymous namespace)",
+	                                       "operator()"};
+	size_t n;
+
+	if (name[0] == '.')
+		name++;
+	n = strlen(name);
+	for (size_t i = 0; i < n; i++) {
+		bool skip = false;
+
+		for (size_t r = 0; r < 2 && !skip; r++) {
+			size_t rl = strlen(reserved[r]);
+			const char *paren = strchr(reserved[r], '(');
+
+			/* A reserved name that contains this '(' */
+			if (name[i] == '(' &&
+			    i >= (size_t)(paren - reserved[r]) &&
+			    strncmp(name + i - (size_t)(paren - reserved[r]),
+			            reserved[r], rl) == 0)
+				skip = true;
+		}
+		if (name[i] == '(' && !skip) {
+			n = i;
+			break;
+		}
+	}
+	if (n >= bufsz)
+		n = bufsz - 1;
+	memcpy(buf, name, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static int compile_full(struct pp_ctx *ctx, const char *what, const char *rx,
+                        struct pp_regex **out)
+{
+	size_t n = strlen(rx) + 5;
+	char *full = pp_malloc(ctx, n);
+	int err;
+
+	if (!full)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	snprintf(full, n, "^(%s)$", rx);
+	err = pp_regex_compile(ctx, what, full, out);
+	pp_free(ctx, full);
+	return err;
+}
+
+int pp_profile_remove_uninteresting(struct pp_ctx *ctx, struct pp_profile *p)
+{
+	struct pp_regex *drop = NULL, *keep = NULL;
+	signed char *fmatch = NULL; /* per function: -1 unknown, 0, 1 */
+	unsigned char *state = NULL;
+	char buf[4096];
+	int err = 0;
+
+	if (!p->drop_frames)
+		return 0;
+	if (compile_full(ctx, "drop_frames", pp_profile_str(p, p->drop_frames),
+	                 &drop) < 0 ||
+	    (p->keep_frames &&
+	     compile_full(ctx, "keep_frames", pp_profile_str(p, p->keep_frames),
+	                  &keep) < 0)) {
+		/* pprof ignores a profile's bad regex; so do we, aloud. */
+		pp_warn(ctx, "ignoring the profile's drop_frames: %s",
+		        pp_ctx_message(ctx));
+		ctx->message[0] = '\0';
+		goto done;
+	}
+	fmatch = pp_malloc(ctx, (size_t)p->nfunctions + 1);
+	state = pp_calloc(ctx, (size_t)p->nlocations + 1, 1);
+	if (!fmatch || !state) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	memset(fmatch, -1, (size_t)p->nfunctions + 1);
+	for (uint32_t l = 0; l < p->nlocations; l++) {
+		struct pp_location *loc = &p->locations[l];
+		uint32_t i;
+
+		/* The outermost matching line. */
+		for (i = loc->line_count; i-- > 0;) {
+			uint32_t f = p->lines[loc->line_first + i].function;
+			const char *name;
+
+			if (f == PP_NONE || !p->functions[f].name)
+				continue;
+			if (fmatch[f] < 0) {
+				name = simplify(
+				        pp_profile_str(p, p->functions[f].name),
+				        buf, sizeof(buf));
+				fmatch[f] =
+				        pp_regex_matchz(drop, name) &&
+				        !(keep && pp_regex_matchz(keep, name));
+			}
+			if (fmatch[f])
+				break;
+		}
+		if (i == UINT32_MAX)
+			continue;
+		if (i == loc->line_count - 1) {
+			state[l] = PRUNE;
+		} else {
+			state[l] = PRUNE_BENEATH;
+			loc->line_first += i + 1;
+			loc->line_count -= i + 1;
+		}
+	}
+	for (uint32_t s = 0; s < p->nsamples; s++) {
+		struct pp_sample *smp = &p->samples[s];
+		const uint32_t *locs = p->sample_locs + smp->loc_first;
+		bool user = false;
+
+		for (uint32_t i = smp->loc_count; i-- > 0;) {
+			uint8_t st = state[locs[i]];
+
+			if (st == KEEP) {
+				user = true;
+				continue;
+			}
+			if (!user)
+				continue;
+			/* Cut the matching frame (PRUNE) or keep its trimmed
+			 * location (PRUNE_BENEATH), and all leafward of it. */
+			{
+				uint32_t cut = st == PRUNE ? i + 1 : i;
+
+				smp->loc_first += cut;
+				smp->loc_count -= cut;
+			}
+			break;
+		}
+	}
+done:
+	pp_free(ctx, fmatch);
+	pp_free(ctx, state);
+	pp_regex_free(drop);
+	pp_regex_free(keep);
+	return err;
+}
