@@ -34,6 +34,7 @@ for bin in "$bdir"/tests/fuzz/fuzz_*; do
 	[ -z "$dict" ] && [ -f tests/fuzz/profile.dict ] && dict="-dict=tests/fuzz/profile.dict"
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	ASAN_OPTIONS=detect_leaks=1 \
+	LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp \
 		"$bin" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
 		-print_final_stats=1 $dict -artifact_prefix="$work/crashes/" \
 		"$work/corpus" >"$work/log" 2>&1
