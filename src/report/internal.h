@@ -3,6 +3,7 @@
 #define PP_REPORT_INTERNAL_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "pprof/report.h"
 #include "pprof/tree.h"
@@ -137,5 +138,33 @@ void pp_report__lines_release(const struct pp_report *r,
 int pp_report__num_units(struct pp_report *r);
 /* The unit of numeric label key (after pp_report__num_units). */
 const char *pp_report__num_unit(const struct pp_report *r, pp_str key);
+
+/* Buffered output for reports that print millions of short lines; see
+ * outbuf.c. Flush before returning; failed records a write error. */
+struct pp_report__out {
+	FILE *f;
+	size_t n;
+	bool failed;
+	char buf[1 << 16];
+};
+
+void pp_report__out_flush(struct pp_report__out *o);
+void pp_report__out_slow(struct pp_report__out *o, const char *s, size_t n);
+
+static inline void pp_report__out_bytes(struct pp_report__out *o, const char *s,
+                                        size_t n)
+{
+	if (n <= sizeof(o->buf) - o->n) {
+		memcpy(o->buf + o->n, s, n);
+		o->n += n;
+		return;
+	}
+	pp_report__out_slow(o, s, n);
+}
+void pp_report__out_str(struct pp_report__out *o, const char *s);
+void pp_report__out_right(struct pp_report__out *o, const char *s, size_t len,
+                          size_t width);
+void pp_report__out_int(struct pp_report__out *o, int64_t v, size_t width);
+void pp_report__out_uint(struct pp_report__out *o, uint64_t u);
 
 #endif

@@ -184,6 +184,7 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 {
 	const struct pp_profile *p = r->prof;
 	struct pp_report__lines str = {0}, num = {0};
+	struct pp_report__out *o = NULL;
 	int err;
 
 	if ((err = pp_report__num_units(r)) < 0)
@@ -208,6 +209,14 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 	}
 	fprintf(out, "Samples:\n");
 	print_sample_types(p, out);
+	o = pp_malloc(r->ctx, sizeof(*o));
+	if (!o) {
+		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	o->f = out;
+	o->n = 0;
+	o->failed = false;
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *v = pp_profile_sample_values(p, s);
@@ -217,17 +226,20 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 		 * locations never is. */
 		if (smp->loc_count == 0)
 			continue;
-		for (uint32_t i = 0; i < p->nsample_types; i++)
-			fprintf(out, " %10lld", (long long)v[i]);
-		fprintf(out, ": ");
-		for (uint32_t k = 0; k < smp->loc_count; k++)
-			fprintf(out, "%llu ",
-			        (unsigned long long)p
-			                ->locations
-			                        [p->sample_locs[smp->loc_first +
-			                                        k]]
-			                .id);
-		fprintf(out, "\n");
+		for (uint32_t i = 0; i < p->nsample_types; i++) {
+			pp_report__out_bytes(o, " ", 1);
+			pp_report__out_int(o, v[i], 10);
+		}
+		pp_report__out_bytes(o, ": ", 2);
+		for (uint32_t k = 0; k < smp->loc_count; k++) {
+			uint32_t l = p->sample_locs[smp->loc_first + k];
+
+			pp_report__out_uint(o, p->locations[l].id);
+			pp_report__out_bytes(o, " ", 1);
+		}
+		pp_report__out_bytes(o, "\n", 1);
+		if (smp->label_count == 0)
+			continue;
 		if ((err = pp_report__label_lines(r, s, false, PP_LABELS_RAW,
 		                                  &str)) < 0 ||
 		    (err = pp_report__label_lines(r, s, true, PP_LABELS_RAW,
@@ -238,11 +250,19 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 
 			if (l->n == 0)
 				continue;
-			fprintf(out, "                ");
-			for (size_t i = 0; i < l->n; i++)
-				fprintf(out, "%s%s", i ? " " : "", l->v[i]);
-			fprintf(out, "\n");
+			pp_report__out_str(o, "                ");
+			for (size_t i = 0; i < l->n; i++) {
+				if (i)
+					pp_report__out_bytes(o, " ", 1);
+				pp_report__out_str(o, l->v[i]);
+			}
+			pp_report__out_bytes(o, "\n", 1);
 		}
+	}
+	pp_report__out_flush(o);
+	if (o->failed) {
+		err = pp_error(r->ctx, PP_EIO, "write error");
+		goto done;
 	}
 	fprintf(out, "Locations\n");
 	for (uint32_t l = 0; l < p->nlocations; l++)
@@ -253,6 +273,7 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 done:
 	pp_report__lines_release(r, &str);
 	pp_report__lines_release(r, &num);
+	pp_free(r->ctx, o);
 	return err;
 }
 
