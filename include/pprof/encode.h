@@ -11,24 +11,39 @@
 #ifndef PPROF_ENCODE_H
 #define PPROF_ENCODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "pprof/profile.h"
 
+struct pp_encode_opts {
+	/* Leave out samples without locations, as pprof's -proto output
+	 * does (its name filter, which always runs, never keeps them).
+	 * false: every sample. */
+	bool drop_stackless;
+};
+
+#define PP_ENCODE_OPTS_INIT \
+	{                   \
+		false       \
+	}
+
 /*
  * Encode p as an uncompressed profile.proto message into *out (allocated
- * with pp_malloc; free with pp_free) of *len bytes. Fails only with
- * PP_ENOMEM.
+ * with pp_malloc; free with pp_free) of *len bytes. opts may be NULL for
+ * the defaults. Fails only with PP_ENOMEM.
  */
 int pp_encode_proto(struct pp_ctx *ctx, const struct pp_profile *p,
-                    uint8_t **out, size_t *len);
+                    const struct pp_encode_opts *opts, uint8_t **out,
+                    size_t *len);
 
 /*
  * The same, gzip-compressed: what pprof's -proto writes and every pprof
  * reader accepts.
  */
 int pp_encode_proto_gzip(struct pp_ctx *ctx, const struct pp_profile *p,
-                         uint8_t **out, size_t *len);
+                         const struct pp_encode_opts *opts, uint8_t **out,
+                         size_t *len);
 
 #endif

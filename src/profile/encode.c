@@ -73,7 +73,8 @@ static void put_value_type(struct buf *b, uint32_t field,
 }
 
 static void put_samples(struct buf *b, const struct pp_profile *p,
-                        struct buf *sub, struct buf *packed)
+                        bool drop_stackless, struct buf *sub,
+                        struct buf *packed)
 {
 	uint32_t nt = p->nsample_types;
 
@@ -81,6 +82,8 @@ static void put_samples(struct buf *b, const struct pp_profile *p,
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *v = pp_profile_sample_values(p, s);
 
+		if (drop_stackless && smp->loc_count == 0)
+			continue;
 		for (uint32_t k = 0; k < smp->loc_count; k++)
 			put_varint(
 			        packed,
@@ -167,7 +170,8 @@ static void put_functions(struct buf *b, const struct pp_profile *p,
 }
 
 int pp_encode_proto(struct pp_ctx *ctx, const struct pp_profile *p,
-                    uint8_t **out, size_t *len)
+                    const struct pp_encode_opts *opts, uint8_t **out,
+                    size_t *len)
 {
 	struct buf b = {ctx, NULL, 0, 0, 0}, sub = b, inner = b;
 	uint32_t nstr = pp_strtab_count(p->strings);
@@ -176,7 +180,7 @@ int pp_encode_proto(struct pp_ctx *ctx, const struct pp_profile *p,
 	*len = 0;
 	for (uint32_t i = 0; i < p->nsample_types; i++)
 		put_value_type(&b, 1, &p->sample_types[i], &sub);
-	put_samples(&b, p, &sub, &inner);
+	put_samples(&b, p, opts && opts->drop_stackless, &sub, &inner);
 	put_mappings(&b, p, &sub);
 	put_locations(&b, p, &sub, &inner);
 	put_functions(&b, p, &sub);
@@ -210,7 +214,8 @@ int pp_encode_proto(struct pp_ctx *ctx, const struct pp_profile *p,
 }
 
 int pp_encode_proto_gzip(struct pp_ctx *ctx, const struct pp_profile *p,
-                         uint8_t **out, size_t *len)
+                         const struct pp_encode_opts *opts, uint8_t **out,
+                         size_t *len)
 {
 	struct libdeflate_compressor *c = NULL;
 	uint8_t *raw = NULL, *gz = NULL;
@@ -219,7 +224,7 @@ int pp_encode_proto_gzip(struct pp_ctx *ctx, const struct pp_profile *p,
 
 	*out = NULL;
 	*len = 0;
-	if ((err = pp_encode_proto(ctx, p, &raw, &rawlen)) < 0)
+	if ((err = pp_encode_proto(ctx, p, opts, &raw, &rawlen)) < 0)
 		return err;
 	/* Level 6: zlib's default, the size pprof's own writer gives. */
 	c = libdeflate_alloc_compressor(6);

@@ -5,11 +5,13 @@
 
 int pp_report_proto(struct pp_report *r, FILE *out)
 {
+	struct pp_encode_opts eo = PP_ENCODE_OPTS_INIT;
 	uint8_t *data = NULL;
 	size_t len = 0;
 	int err;
 
-	if ((err = pp_encode_proto_gzip(r->ctx, r->prof, &data, &len)) < 0)
+	eo.drop_stackless = true;
+	if ((err = pp_encode_proto_gzip(r->ctx, r->prof, &eo, &data, &len)) < 0)
 		return err;
 	if (fwrite(data, 1, len, out) != len)
 		err = pp_error(r->ctx, PP_EIO, "write error");

@@ -93,6 +93,12 @@ for f in cpu heap mutex goroutine; do
 	done
 done
 run -proto -output "$TMP/merged.pb.gz" "$SRCDIR/testdata/go/cpu_before.pb.gz" "$SRCDIR/testdata/go/cpu_after.pb.gz"
+# As pprof's -proto, samples without a stack are left out.
+run -proto -output "$TMP/tc.pb.gz" "$TC"
+run -top "$TMP/tc.pb.gz"
+if grep -q '^Showing nodes accounting for 0, 0% of 0 total$' "$TMP/out"; then ok; else
+	bad "proto keeps stackless samples: $(cat "$TMP/out")"
+fi
 run -raw "$TMP/merged.pb.gz"
 cp "$TMP/out" "$TMP/a"
 run -raw "$SRCDIR/testdata/go/cpu_before.pb.gz" "$SRCDIR/testdata/go/cpu_after.pb.gz"

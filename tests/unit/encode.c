@@ -132,9 +132,10 @@ static void round_trip(struct pp_ctx *ctx, const struct pp_profile *p, bool gz)
 	size_t len = 0;
 
 	if (gz)
-		assert_int_equal(pp_encode_proto_gzip(ctx, p, &data, &len), 0);
+		assert_int_equal(
+		        pp_encode_proto_gzip(ctx, p, NULL, &data, &len), 0);
 	else
-		assert_int_equal(pp_encode_proto(ctx, p, &data, &len), 0);
+		assert_int_equal(pp_encode_proto(ctx, p, NULL, &data, &len), 0);
 	assert_int_equal(pp_source_decode(ctx, "encoded", data, len, &q), 0);
 	assert_same(p, q);
 	pp_profile_free(q);
