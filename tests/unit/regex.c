@@ -1,0 +1,133 @@
+/* The regex wrapper (Go RE2 syntax through PCRE2) and pprof's source path
+ * trimming, which list uses to find files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pprof/source.h"
+#include "util/regex.h"
+
+static void test_regex__search_not_anchored(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_regex *re = NULL;
+
+	(void)state;
+	assert_int_equal(pp_regex_compile(&ctx, "focus", "main\\.", &re), 0);
+	assert_true(pp_regex_matchz(re, "main.mix"));
+	assert_true(pp_regex_matchz(re, "x/main.go:main.f"));
+	assert_false(pp_regex_matchz(re, "mainXmix"));
+	assert_string_equal(pp_regex_pattern(re), "main\\.");
+	pp_regex_free(re);
+	assert_int_equal(pp_regex_compile(&ctx, "focus",
+	                                  "^runtime\\.(mallocgc|memmove)$",
+	                                  &re),
+	                 0);
+	assert_true(pp_regex_matchz(re, "runtime.memmove"));
+	assert_false(pp_regex_matchz(re, "runtime.memmove2"));
+	/* Only the first len bytes are the subject. */
+	assert_true(pp_regex_match(re, "runtime.mallocgcXYZ", 16));
+	pp_regex_free(re);
+}
+
+static void test_regex__utf8_and_invalid_bytes(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_regex *re = NULL;
+
+	(void)state;
+	/* "." is one character, as in RE2, not one byte. */
+	assert_int_equal(pp_regex_compile(&ctx, "focus", "^a.b$", &re), 0);
+	assert_true(pp_regex_matchz(re, "a\xc2\xb5"
+	                                "b"));
+	/* Invalid UTF-8 in a name does not fail the match. */
+	assert_false(pp_regex_matchz(re, "a\xff\xfe"
+	                                 "b"));
+	pp_regex_free(re);
+}
+
+static void test_regex__syntax_error(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_regex *re = NULL;
+
+	(void)state;
+	assert_int_equal(
+	        pp_regex_compile(&ctx, "parsing argument regexp", "main(", &re),
+	        PP_EUSAGE);
+	assert_null(re);
+	assert_non_null(strstr(ctx.message, "parsing argument regexp main(: "));
+	pp_regex_free(NULL);
+}
+
+static void test_regex__trim_path(void **state)
+{
+	const char *p;
+
+	(void)state;
+	/* No trim_path: cut after "/BASE/" of a search path directory. */
+	p = "/build/remote/my-project/foo/bar.c";
+	assert_string_equal(
+	        p + pp_source_trim_path(p, NULL, "/home/me/my-project"),
+	        "foo/bar.c");
+	assert_string_equal(p + pp_source_trim_path(p, "", "/a:/x/my-project/"),
+	                    "foo/bar.c");
+	/* Configured prefixes, with or without the trailing slash. */
+	assert_string_equal(p + pp_source_trim_path(p, "/nope:/build/remote",
+	                                            "/home/me/other"),
+	                    "my-project/foo/bar.c");
+	assert_string_equal(p + pp_source_trim_path(p, "/build/", NULL),
+	                    "remote/my-project/foo/bar.c");
+	/* A prefix must end at a path element. */
+	assert_int_equal(pp_source_trim_path(p, "/buil", NULL), 0);
+	/* Bazel's working directory always goes. */
+	p = "/proc/self/cwd/./src/x.cc";
+	assert_string_equal(p + pp_source_trim_path(p, NULL, NULL), "src/x.cc");
+	p = "/proc/self/cwd/src/x.cc";
+	assert_string_equal(p + pp_source_trim_path(p, NULL, NULL), "src/x.cc");
+	p = "runtime/proc.go";
+	assert_int_equal(pp_source_trim_path(p, NULL, "/usr/lib/go"), 0);
+}
+
+static void test_regex__read_text(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_bytes b = {NULL, 0};
+
+	(void)state;
+	/* Relative names are found under a search directory's parents. */
+	assert_int_equal(pp_source_read_text(&ctx,
+	                                     "testdata/gen/goprog/compute.go",
+	                                     "testdata/gen/goprog/x", NULL, &b),
+	                 0);
+	assert_non_null(b.data);
+	assert_true(b.len > 100);
+	pp_bytes_release(&ctx, &b);
+	assert_int_equal(pp_source_read_text(&ctx, "no/such/file.go",
+	                                     "/nonexistent", NULL, &b),
+	                 PP_ENOTFOUND);
+	assert_string_equal(ctx.message, "could not find file no/such/file.go "
+	                                 "on path /nonexistent");
+	assert_int_equal(pp_source_read_text(&ctx, "/no/such/file.go",
+	                                     "/nonexistent", NULL, &b),
+	                 PP_ENOTFOUND);
+	assert_string_equal(ctx.message,
+	                    "open /no/such/file.go: no such file or directory");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_regex__search_not_anchored),
+	        cmocka_unit_test(test_regex__utf8_and_invalid_bytes),
+	        cmocka_unit_test(test_regex__syntax_error),
+	        cmocka_unit_test(test_regex__trim_path),
+	        cmocka_unit_test(test_regex__read_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
