@@ -352,68 +352,230 @@ static int64_t tag_cum(const struct pp_visual_tag *t)
 	return t->cum_div ? t->cum / t->cum_div : t->cum;
 }
 
-/* The label nodelets of node n: its heaviest tags (flat ones for nodes
- * with callees, cum for leaves), each a box3d joined to the node. Returns
- * whether any was written. */
-static bool put_nodelets(struct pp_report *r, uint32_t n, uint32_t id,
-                         bool flat_tags, FILE *out)
+/* pprof's tag order: cum (unless flat), then flat, heavier first, then
+ * by name. */
+static bool tag_before(const struct pp_visual_tags *vt,
+                       const struct pp_visual_tag *x,
+                       const struct pp_visual_tag *y, bool flat_tags)
+{
+	if (!flat_tags && x->cum != y->cum)
+		return abs64(x->cum) > abs64(y->cum);
+	if (x->flat != y->flat)
+		return abs64(x->flat) > abs64(y->flat);
+	return strcmp(pp_strtab_get(vt->strings,
+	                            x->name == PP_NONE ? x->label : x->name),
+	              pp_strtab_get(vt->strings,
+	                            y->name == PP_NONE ? y->label : y->name)) <
+	       0;
+}
+
+/* The live tags of node n with label set label (numeric tags) or, with
+ * label PP_NONE, its label tags, sorted. Returns how many. */
+static uint32_t node_tags(const struct pp_report *r, uint32_t n, uint32_t label,
+                          bool flat_tags, uint32_t *v)
 {
 	const struct pp_visual_tags *vt = r->tags;
-	uint32_t best[MAX_NODELETS], nbest = 0;
-	bool any = false;
+	uint32_t count = 0;
 
-	/* The top MAX_NODELETS by pprof's tag order, by selection. */
 	for (uint32_t t = 0; t < vt->ntags; t++) {
 		const struct pp_visual_tag *x = &vt->tags[t];
 		uint32_t pos;
 
-		if (x->node != n || x->dead)
+		if (x->node != n || x->dead ||
+		    (label == PP_NONE
+		             ? x->name != PP_NONE
+		             : (x->name == PP_NONE || x->label != label)))
 			continue;
-		for (pos = nbest; pos > 0; pos--) {
-			const struct pp_visual_tag *y =
-			        &vt->tags[best[pos - 1]];
+		for (pos = count;
+		     pos > 0 &&
+		     tag_before(vt, x, &vt->tags[v[pos - 1]], flat_tags);
+		     pos--)
+			v[pos] = v[pos - 1];
+		v[pos] = t;
+		count++;
+	}
+	return count;
+}
+
+struct group {
+	uint32_t min, max; /* tags with the smallest and largest value */
+	uint32_t count;
+	int64_t flat, flat_div, cum, cum_div;
+	int64_t sort_flat, sort_cum;
+	char name[96];
+};
+
+/* pprof's numericNodelets: at most MAX_NODELETS boxes for the numeric tags
+ * under source, more tags grouped around the heaviest by value distance
+ * into "min..max" ranges. */
+static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
+                        bool flat_tags, const char *source, uint32_t *v,
+                        FILE *out)
+{
+	const struct pp_visual_tags *vt = r->tags;
+	struct group gr[MAX_NODELETS];
+	uint32_t count = node_tags(r, n, label, flat_tags, v), ng;
+	bool any = false;
+
+	if (count == 0)
+		return false;
+	ng = count < MAX_NODELETS ? count : MAX_NODELETS;
+	memset(gr, 0, sizeof(gr));
+	for (uint32_t i = 0; i < count; i++) {
+		const struct pp_visual_tag *t = &vt->tags[v[i]];
+		uint32_t g = 0;
+
+		if (i >= ng) {
+			const struct pp_visual_tag *seed = &vt->tags[v[0]];
+			int64_t d = abs64(seed->value - t->value);
+
+			for (uint32_t k = 1; k < ng; k++) {
+				int64_t nd =
+				        abs64(vt->tags[v[k]].value - t->value);
+
+				if (nd < d) {
+					g = k;
+					d = nd;
+				}
+			}
+		} else {
+			g = i;
+			gr[g].min = gr[g].max = v[i];
+		}
+		if (gr[g].count) {
+			if (t->value < vt->tags[gr[g].min].value)
+				gr[g].min = v[i];
+			if (t->value > vt->tags[gr[g].max].value)
+				gr[g].max = v[i];
+		}
+		gr[g].count++;
+		gr[g].flat += t->flat;
+		gr[g].flat_div += t->flat_div;
+		gr[g].cum += t->cum;
+		gr[g].cum_div += t->cum_div;
+	}
+	for (uint32_t g = 0; g < ng; g++) {
+		const struct pp_visual_tag *lo = &vt->tags[gr[g].min];
+		const struct pp_visual_tag *hi = &vt->tags[gr[g].max];
+		char a[40], b[40];
+
+		pp_scaled_label(lo->value, lo->unit, "auto", a, sizeof(a));
+		if (count <= MAX_NODELETS) {
+			/* Few enough to show as they are: pprof keeps their
+			 * names, formatted in the report's unit. */
+			snprintf(gr[g].name, sizeof(gr[g].name), "%s",
+			         pp_strtab_get(vt->strings, lo->name));
+		} else if (gr[g].count == 1) {
+			snprintf(gr[g].name, sizeof(gr[g].name), "%s", a);
+		} else {
+			pp_scaled_label(hi->value, hi->unit, "auto", b,
+			                sizeof(b));
+			snprintf(gr[g].name, sizeof(gr[g].name), "%s..%s", a,
+			         b);
+		}
+		gr[g].sort_flat = gr[g].flat_div ? gr[g].flat / gr[g].flat_div
+		                                 : gr[g].flat;
+		gr[g].sort_cum =
+		        gr[g].cum_div ? gr[g].cum / gr[g].cum_div : gr[g].cum;
+	}
+	/* Groups sort again by the same order, on their divided values. */
+	for (uint32_t i = 1; i < ng; i++) {
+		struct group x = gr[i];
+		uint32_t j;
+
+		for (j = i; j > 0; j--) {
+			const struct group *y = &gr[j - 1];
 			bool before;
 
-			if (!flat_tags && x->cum != y->cum)
-				before = abs64(x->cum) > abs64(y->cum);
-			else if (x->flat != y->flat)
-				before = abs64(x->flat) > abs64(y->flat);
+			if (!flat_tags && x.sort_cum != y->sort_cum)
+				before = abs64(x.sort_cum) > abs64(y->sort_cum);
+			else if (x.sort_flat != y->sort_flat)
+				before = abs64(x.sort_flat) >
+				         abs64(y->sort_flat);
 			else
-				before = strcmp(pp_strtab_get(vt->strings,
-				                              x->label),
-				                pp_strtab_get(vt->strings,
-				                              y->label)) < 0;
+				before = strcmp(x.name, y->name) < 0;
 			if (!before)
 				break;
-			if (pos < MAX_NODELETS)
-				best[pos] = best[pos - 1];
+			gr[j] = gr[j - 1];
 		}
-		if (pos < MAX_NODELETS) {
-			best[pos] = t;
-			if (nbest < MAX_NODELETS)
-				nbest++;
-		}
+		gr[j] = x;
 	}
-	for (uint32_t i = 0; i < nbest; i++) {
-		const struct pp_visual_tag *t = &vt->tags[best[i]];
-		int64_t w = flat_tags ? tag_flat(t) : tag_cum(t);
+	for (uint32_t g = 0; g < ng; g++) {
+		int64_t w = gr[g].sort_cum;
+		const char *attr = " style=\"dotted\"";
 		char ws[64];
 
+		if (flat_tags || gr[g].sort_flat == gr[g].sort_cum) {
+			w = gr[g].sort_flat;
+			attr = "";
+		}
 		if (w == 0)
 			continue;
 		pp_report__format(r, w, ws, sizeof(ws));
 		fprintf(out,
-		        "N%u_%u [label = \"%s\" id=\"N%u_%u\" fontsize=8 "
+		        "N%s_%u [label = \"%s\" id=\"N%s_%u\" fontsize=8 "
 		        "shape=box3d tooltip=\"%s\"]\n",
-		        id, i, pp_strtab_get(vt->strings, t->label), id, i, ws);
+		        source, g, gr[g].name, source, g, ws);
 		fprintf(out,
-		        "N%u -> N%u_%u [label=\" %s\" weight=100 "
-		        "tooltip=\"%s\" "
-		        "labeltooltip=\"%s\"]\n",
-		        id, id, i, ws, ws, ws);
+		        "%s -> N%s_%u [label=\" %s\" weight=100 tooltip=\"%s\" "
+		        "labeltooltip=\"%s\"%s]\n",
+		        source, source, g, ws, ws, ws, attr);
 		any = true;
 	}
 	return any;
+}
+
+/* The nodelets of node n: its heaviest label sets (flat values for nodes
+ * with callees, cum for leaves), each a box3d joined to the node, with
+ * the numeric tags of each set below it, then the numeric tags of samples
+ * without labels. Returns whether any was written. */
+static int put_nodelets(struct pp_report *r, uint32_t n, uint32_t id,
+                        bool flat_tags, FILE *out, bool *any)
+{
+	const struct pp_visual_tags *vt = r->tags;
+	uint32_t *v, nlabel;
+	char source[32];
+
+	*any = false;
+	v = pp_malloc(r->ctx, (vt->ntags ? vt->ntags : 1) * sizeof(*v));
+	if (!v)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	nlabel = node_tags(r, n, PP_NONE, flat_tags, v);
+	if (nlabel > MAX_NODELETS)
+		nlabel = MAX_NODELETS;
+	{
+		uint32_t best[MAX_NODELETS];
+
+		memcpy(best, v, nlabel * sizeof(*best));
+		for (uint32_t i = 0; i < nlabel; i++) {
+			const struct pp_visual_tag *t = &vt->tags[best[i]];
+			int64_t w = flat_tags ? tag_flat(t) : tag_cum(t);
+			char ws[64];
+
+			if (w == 0)
+				continue;
+			pp_report__format(r, w, ws, sizeof(ws));
+			fprintf(out,
+			        "N%u_%u [label = \"%s\" id=\"N%u_%u\" "
+			        "fontsize=8 shape=box3d tooltip=\"%s\"]\n",
+			        id, i, pp_strtab_get(vt->strings, t->label), id,
+			        i, ws);
+			fprintf(out,
+			        "N%u -> N%u_%u [label=\" %s\" weight=100 "
+			        "tooltip=\"%s\" labeltooltip=\"%s\"]\n",
+			        id, id, i, ws, ws, ws);
+			*any = true;
+			snprintf(source, sizeof(source), "N%u_%u", id, i);
+			if (put_numeric(r, n, t->label, flat_tags, source, v,
+			                out))
+				*any = true;
+		}
+	}
+	snprintf(source, sizeof(source), "N%u", id);
+	if (put_numeric(r, n, 0, flat_tags, source, v, out))
+		*any = true;
+	pp_free(r->ctx, v);
+	return 0;
 }
 
 static void put_edge(struct pp_report *r, uint32_t e, const uint32_t *id,
@@ -504,7 +666,9 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 		uint32_t n = r->order[i];
 
 		put_node(r, n, i + 1, max_flat, out);
-		nodelets[n] = put_nodelets(r, n, i + 1, out_edge[n], out);
+		if ((err = put_nodelets(r, n, i + 1, out_edge[n], out,
+		                        &nodelets[n])) < 0)
+			goto done;
 	}
 	/* Heaviest first, as a hint to the layout. */
 	for (uint32_t i = 1; i < nedges; i++) {

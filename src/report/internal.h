@@ -72,7 +72,13 @@ int pp_report__edge_cmp(const struct pp_report *r, uint32_t a, uint32_t b);
 
 struct pp_visual_tag {
 	uint32_t node;
-	uint32_t label; /* index into the tag strings */
+	uint32_t label; /* the sample's label set, index into the tag strings */
+	/* Numeric tags ("bytes" labels, the only ones pprof draws): the
+	 * formatted value (tag strings), the value and its unit. PP_NONE
+	 * for a label tag. */
+	uint32_t name;
+	int64_t value;
+	const char *unit;
 	int64_t flat, flat_div, cum, cum_div;
 	bool dead; /* below the node cutoff */
 };
@@ -83,9 +89,9 @@ struct pp_visual_tags {
 	struct pp_visual_tag *tags;
 	uint32_t ntags;
 	size_t cap;
-	uint64_t *keys;
-	uint32_t *vals;
+	uint32_t *slots; /* tag index + 1; 0 = empty */
 	uint32_t nslots;
+	pp_str bytes_key; /* "bytes" in the profile, or PP_NONE */
 };
 /* The report's calling-context tree (owned by r). */
 int pp_report__tree(struct pp_report *r, const struct pp_tree **out);

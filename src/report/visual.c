@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pprof/format.h"
 #include "report/internal.h"
 
 #define MAX_NODELETS 4
@@ -101,45 +102,46 @@ done:
 	return err;
 }
 
-static int tag_slot(struct pp_report *r, struct pp_visual_tags *vt,
-                    uint32_t node, uint32_t label, struct pp_visual_tag **out)
+static uint32_t tag_hash(uint32_t node, uint32_t label, uint32_t name)
 {
-	uint64_t key = (uint64_t)node << 32 | label;
+	uint64_t h = ((uint64_t)node << 32 | label) * 0x9E3779B97F4A7C15ull;
+
+	h ^= (uint64_t)name * 0xC2B2AE3D27D4EB4Full;
+	return (uint32_t)(h >> 32);
+}
+
+/* The tag (node, label set, numeric name or PP_NONE), created empty. */
+static int tag_slot(struct pp_report *r, struct pp_visual_tags *vt,
+                    uint32_t node, uint32_t label, uint32_t name,
+                    struct pp_visual_tag **out)
+{
 	uint32_t j;
 	int err;
 
 	if ((uint64_t)(vt->ntags + 1) * 2 > vt->nslots) {
 		uint32_t ns = vt->nslots ? vt->nslots * 2 : 256;
-		uint64_t *keys = pp_malloc(r->ctx, (size_t)ns * sizeof(*keys));
-		uint32_t *vals = pp_malloc(r->ctx, (size_t)ns * sizeof(*vals));
+		uint32_t *slots = pp_calloc(r->ctx, ns, sizeof(*slots));
 
-		if (!keys || !vals) {
-			pp_free(r->ctx, keys);
-			pp_free(r->ctx, vals);
+		if (!slots)
 			return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-		}
-		memset(keys, 0xff, (size_t)ns * sizeof(*keys));
 		for (uint32_t t = 0; t < vt->ntags; t++) {
-			uint64_t k = (uint64_t)vt->tags[t].node << 32 |
-			             vt->tags[t].label;
-
-			j = (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 32) &
+			j = tag_hash(vt->tags[t].node, vt->tags[t].label,
+			             vt->tags[t].name) &
 			    (ns - 1);
-			while (keys[j] != UINT64_MAX)
+			while (slots[j])
 				j = (j + 1) & (ns - 1);
-			keys[j] = k;
-			vals[j] = t;
+			slots[j] = t + 1;
 		}
-		pp_free(r->ctx, vt->keys);
-		pp_free(r->ctx, vt->vals);
-		vt->keys = keys;
-		vt->vals = vals;
+		pp_free(r->ctx, vt->slots);
+		vt->slots = slots;
 		vt->nslots = ns;
 	}
-	j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (vt->nslots - 1);
-	while (vt->keys[j] != UINT64_MAX) {
-		if (vt->keys[j] == key) {
-			*out = &vt->tags[vt->vals[j]];
+	j = tag_hash(node, label, name) & (vt->nslots - 1);
+	while (vt->slots[j]) {
+		struct pp_visual_tag *t = &vt->tags[vt->slots[j] - 1];
+
+		if (t->node == node && t->label == label && t->name == name) {
+			*out = t;
 			return 0;
 		}
 		j = (j + 1) & (vt->nslots - 1);
@@ -150,9 +152,54 @@ static int tag_slot(struct pp_report *r, struct pp_visual_tags *vt,
 	memset(&vt->tags[vt->ntags], 0, sizeof(vt->tags[0]));
 	vt->tags[vt->ntags].node = node;
 	vt->tags[vt->ntags].label = label;
-	vt->keys[j] = key;
-	vt->vals[j] = vt->ntags;
+	vt->tags[vt->ntags].name = name;
+	vt->slots[j] = vt->ntags + 1;
 	*out = &vt->tags[vt->ntags++];
+	return 0;
+}
+
+/* Add w to node n's tags from sample s: its label set's tag (if it has
+ * labels) and one numeric tag per "bytes" value, as pprof's addSample. */
+static int add_tags(struct pp_report *r, uint32_t s, uint32_t n, int64_t w,
+                    int64_t dw, bool flat)
+{
+	struct pp_visual_tags *vt = r->tags;
+	const struct pp_profile *p = r->prof;
+	const struct pp_sample *smp = &p->samples[s];
+	uint32_t label = vt->sample_label[s];
+	struct pp_visual_tag *t;
+	int err;
+
+	if (label != 0) {
+		if ((err = tag_slot(r, vt, n, label, PP_NONE, &t)) < 0)
+			return err;
+		*(flat ? &t->flat : &t->cum) += w;
+		*(flat ? &t->flat_div : &t->cum_div) += dw;
+	}
+	if (vt->bytes_key == PP_NONE)
+		return 0;
+	for (uint32_t i = 0; i < smp->label_count; i++) {
+		const struct pp_label *l = &p->labels[smp->label_first + i];
+		const char *unit;
+		char buf[64];
+		uint32_t name;
+
+		if (l->key != vt->bytes_key || l->str != 0)
+			continue;
+		unit = l->num_unit ? pp_profile_str(p, l->num_unit) : "bytes";
+		pp_scaled_label(l->num, unit, r->opts.unit, buf, sizeof(buf));
+		name = pp_strtab_intern(vt->strings, buf, strlen(buf));
+		if (name == PP_NONE)
+			return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		if ((err = tag_slot(r, vt, n, label, name, &t)) < 0)
+			return err;
+		if (!t->unit) {
+			t->value = l->num;
+			t->unit = unit;
+		}
+		*(flat ? &t->flat : &t->cum) += w;
+		*(flat ? &t->flat_div : &t->cum_div) += dw;
+	}
 	return 0;
 }
 
@@ -169,7 +216,7 @@ static int accumulate_tags(struct pp_report *r, const bool *kept)
 
 	vt->ntags = 0;
 	if (vt->nslots)
-		memset(vt->keys, 0xff, (size_t)vt->nslots * sizeof(*vt->keys));
+		memset(vt->slots, 0, (size_t)vt->nslots * sizeof(*vt->slots));
 	seen = pp_calloc(r->ctx, g->nnodes ? g->nnodes : 1, sizeof(*seen));
 	if (!seen)
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
@@ -179,11 +226,11 @@ static int accumulate_tags(struct pp_report *r, const bool *kept)
 		const uint32_t *locs = p->sample_locs + smp->loc_first;
 		int64_t w = vals[r->sample_index];
 		int64_t dw = r->opts.mean ? vals[0] : 0;
-		uint32_t label = vt->sample_label[s], parent = PP_NONE;
+		uint32_t parent = PP_NONE;
 		bool residual = false;
-		struct pp_visual_tag *t;
 
-		if (label == 0 || (w == 0 && dw == 0))
+		if ((vt->sample_label[s] == 0 && smp->label_count == 0) ||
+		    (w == 0 && dw == 0))
 			continue;
 		stamp++;
 		for (uint32_t i = smp->loc_count; i-- > 0;) {
@@ -199,22 +246,17 @@ static int accumulate_tags(struct pp_report *r, const bool *kept)
 				}
 				if (seen[n] != stamp) {
 					seen[n] = stamp;
-					if ((err = tag_slot(r, vt, n, label,
-					                    &t)) < 0)
+					if ((err = add_tags(r, s, n, w, dw,
+					                    false)) < 0)
 						goto done;
-					t->cum += w;
-					t->cum_div += dw;
 				}
 				parent = n;
 				residual = false;
 			}
 		}
-		if (parent != PP_NONE && !residual) {
-			if ((err = tag_slot(r, vt, parent, label, &t)) < 0)
-				goto done;
-			t->flat += w;
-			t->flat_div += dw;
-		}
+		if (parent != PP_NONE && !residual &&
+		    (err = add_tags(r, s, parent, w, dw, true)) < 0)
+			goto done;
 	}
 done:
 	pp_free(r->ctx, seen);
@@ -532,6 +574,7 @@ int pp_report__visual_graph(struct pp_report *r)
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 	if ((err = sample_labels(r, r->tags)) < 0)
 		return err;
+	r->tags->bytes_key = pp_strtab_find(r->prof->strings, "bytes", 5);
 
 	pp_report__graph_opts(r, PP_EDGES_ALL, &go);
 	if ((err = pp_report__graph(r, &go)) < 0 ||
@@ -607,8 +650,7 @@ void pp_report__visual_release(struct pp_report *r)
 		pp_strtab_free(r->tags->strings);
 		pp_free(r->ctx, r->tags->sample_label);
 		pp_free(r->ctx, r->tags->tags);
-		pp_free(r->ctx, r->tags->keys);
-		pp_free(r->ctx, r->tags->vals);
+		pp_free(r->ctx, r->tags->slots);
 		pp_free(r->ctx, r->tags);
 		r->tags = NULL;
 	}

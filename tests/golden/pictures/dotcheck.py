@@ -34,14 +34,14 @@ def statements(path):
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = canonical_time(line.rstrip("\n"))
-            m = re.match(r"^(N[0-9_]+) -> (N[0-9_]+) \[(.*)\]$", line)
+            m = re.match(r"^(N?N[0-9_]+) -> (N?N[0-9_]+) \[(.*)\]$", line)
             if m:
                 key = (m.group(1), m.group(2))
                 if key in edges:
                     other.append("duplicate edge " + line)
                 edges[key] = m.group(3)
                 continue
-            m = re.match(r"^(N[0-9_]+) \[(.*)\]$", line)
+            m = re.match(r"^(N?N[0-9_]+) \[(.*)\]$", line)
             if m:
                 if m.group(1) in nodes:
                     other.append("duplicate node " + line)
