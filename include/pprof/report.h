@@ -38,13 +38,24 @@ struct pp_report_opts {
 	 * guesses (Go module and GOROOT prefixes). */
 	const char *source_path;
 	const char *trim_path;
+	/* Percentages are of the total of this profile: pprof takes the total
+	 * before its focus/ignore/tag filters unless -relative_percentages.
+	 * NULL: the report's own profile. Borrowed; must outlive the report.
+	 * Either way, when the profile holds -diff_base samples (label
+	 * pprof::base=true) the total is theirs alone, as pprof's. */
+	const struct pp_profile *total_profile;
+	/* The filters in effect as "focus=REGEX" strings, printed under
+	 * "Active filters:" in the header of top, tree and the graphs.
+	 * Borrowed; NULL / 0: none. */
+	const char *const *active_filters;
+	size_t nactive_filters;
 };
 
 #define PP_REPORT_OPTS_INIT                                                \
 	{                                                                  \
 		NULL, false, PP_GRAN_FUNCTIONS, false, false, -1, 0.005,   \
 		        0.001, NULL, 1.0, true, false, false, false, NULL, \
-		        NULL                                               \
+		        NULL, NULL, NULL, 0                                \
 	}
 
 struct pp_report;

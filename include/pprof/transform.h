@@ -5,6 +5,7 @@
 #ifndef PPROF_TRANSFORM_H
 #define PPROF_TRANSFORM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "pprof/profile.h"
@@ -36,5 +37,87 @@ int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
  * warning. PP_ENOMEM is the only error.
  */
 int pp_profile_remove_uninteresting(struct pp_ctx *ctx, struct pp_profile *p);
+
+/* ---- base and diff_base ------------------------------------------------- */
+
+/*
+ * Combine prof with a base profile as pprof's -base and -diff_base do, into
+ * a new profile (*out): the base's values are negated and the two merged
+ * (pp_profile_merge), so reports show prof - base.
+ *
+ * diff: mark every base sample with the string label pprof::base=true (as
+ * -diff_base does). Reports then take their total, and so every percentage,
+ * from the base samples alone, and identical stacks of the two profiles stay
+ * apart instead of cancelling out.
+ *
+ * normalize: first scale prof's values so that each sample type's total
+ * equals the base's (pprof's Profile.Normalize); a type whose total in
+ * prof is zero scales to zero.
+ *
+ * Both inputs are borrowed. Sample types that differ between the two fail
+ * with PP_EUSAGE naming both; names (may be NULL) name the two in errors.
+ */
+int pp_profile_apply_base(struct pp_ctx *ctx, const struct pp_profile *prof,
+                          const struct pp_profile *base, bool diff,
+                          bool normalize, const char *const names[2],
+                          struct pp_profile **out);
+
+/* True if sample i of p carries the pprof::base=true label (-diff_base). */
+bool pp_profile_is_base_sample(const struct pp_profile *p, uint32_t i);
+
+/* ---- filters ------------------------------------------------------------- */
+
+/*
+ * The sample and frame filters of pprof, applied in pprof's order. Every
+ * field is a regular expression in Go's RE2 syntax (see util/regex.h), or
+ * NULL / "" for "not set" (the default for all of them).
+ *
+ * focus, ignore: keep the samples with a frame whose function name or file
+ * name (or the location's mapping file) matches focus, and none that
+ * matches ignore.
+ * hide, show: drop the frames that match hide / do not match show.
+ * show_from: drop the frames above (callers of) the outermost match;
+ * samples without a match go.
+ * tagfocus, tagignore: keep samples whose labels match / do not match:
+ * "REGEX[,REGEX...]" against "key:value" of string labels (all of the
+ * regexes must match), "KEY=REGEX[,...]" against KEY's values (any may
+ * match), or a numeric range "N[UNIT]", "N[UNIT]:", ":N[UNIT]",
+ * "N[UNIT]:M[UNIT]" (optionally "KEY=RANGE") against numeric labels,
+ * scaled through their units (1mb, 100ms).
+ * tagshow, taghide: keep only the label keys matching tagshow, drop those
+ * matching taghide.
+ * prune_from: drop the frames below (callees of) the innermost frame whose
+ * function name matches.
+ */
+struct pp_filter_opts {
+	const char *focus;
+	const char *ignore;
+	const char *hide;
+	const char *show;
+	const char *show_from;
+	const char *tagfocus;
+	const char *tagignore;
+	const char *tagshow;
+	const char *taghide;
+	const char *prune_from;
+};
+
+#define PP_FILTER_OPTS_INIT                                                \
+	{                                                                  \
+		NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL \
+	}
+
+/* True if any filter in o is set. */
+bool pp_filter_opts_active(const struct pp_filter_opts *o);
+
+/*
+ * Apply o to in, giving a new profile (*out; the caller frees it). A filter
+ * that matches nothing is not an error; it is reported through ctx's warning
+ * callback as pprof does ("Focus expression matched no samples"), and a
+ * tag filter read as a numeric range says so likewise. A bad regular
+ * expression fails with PP_EUSAGE "parsing focus regexp RE: REASON".
+ */
+int pp_profile_filter(struct pp_ctx *ctx, const struct pp_profile *in,
+                      const struct pp_filter_opts *o, struct pp_profile **out);
 
 #endif

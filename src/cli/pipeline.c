@@ -94,11 +94,95 @@ done:
 int pp_cli_prepare(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                    const struct pp_profile *in, struct pp_profile **out)
 {
-	(void)ctx;
-	(void)cfg;
-	(void)in;
+	const char *base_path = cfg->diff_base ? cfg->diff_base : cfg->base;
+	struct pp_profile *base = NULL, *combined = NULL;
+	int err = 0;
+
 	*out = NULL;
+	if (cfg->base && cfg->diff_base)
+		return pp_error(ctx, PP_EUSAGE,
+		                "-base and -diff_base flags cannot both be "
+		                "specified");
+	if (base_path) {
+		const char *names[2] = {"the profile", base_path};
+
+		/* Read, symbolized and pruned as the profiles themselves. */
+		if ((err = pp_cli_load(ctx, cfg, &base_path, 1, &base)) < 0 ||
+		    (err = pp_profile_apply_base(
+		             ctx, in, base, cfg->diff_base != NULL,
+		             cfg->normalize, names, &combined)) < 0)
+			goto done;
+	}
+	*out = combined;
+	combined = NULL;
+done:
+	pp_profile_free(base);
+	pp_profile_free(combined);
+	return err;
+}
+
+/* The filters of cfg and their "name=value" strings for the header, in
+ * pprof's order. */
+struct filters {
+	struct pp_filter_opts opts;
+	char *active[9];
+	size_t nactive;
+};
+
+static int add_active(struct pp_ctx *ctx, struct filters *f, const char *name,
+                      const char *value)
+{
+	size_t len;
+	char *s;
+
+	if (!value || !*value)
+		return 0;
+	len = strlen(name) + strlen(value) + 2;
+	s = pp_malloc(ctx, len);
+	if (!s)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	snprintf(s, len, "%s=%s", name, value);
+	f->active[f->nactive++] = s;
 	return 0;
+}
+
+static int filters_init(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                        struct filters *f)
+{
+	struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	o.focus = cfg->focus;
+	o.ignore = cfg->ignore;
+	o.hide = cfg->hide;
+	o.show = cfg->show;
+	o.show_from = cfg->show_from;
+	o.tagfocus = cfg->tagfocus;
+	o.tagignore = cfg->tagignore;
+	o.tagshow = cfg->tagshow;
+	o.taghide = cfg->taghide;
+	o.prune_from = cfg->prune_from;
+	f->opts = o;
+	/* prune_from is a filter that pprof does not list. */
+	if ((err = add_active(ctx, f, "focus", o.focus)) < 0 ||
+	    (err = add_active(ctx, f, "ignore", o.ignore)) < 0 ||
+	    (err = add_active(ctx, f, "hide", o.hide)) < 0 ||
+	    (err = add_active(ctx, f, "show", o.show)) < 0 ||
+	    (err = add_active(ctx, f, "show_from", o.show_from)) < 0 ||
+	    (err = add_active(ctx, f, "tagfocus", o.tagfocus)) < 0 ||
+	    (err = add_active(ctx, f, "tagignore", o.tagignore)) < 0 ||
+	    (err = add_active(ctx, f, "tagshow", o.tagshow)) < 0 ||
+	    (err = add_active(ctx, f, "taghide", o.taghide)) < 0)
+		return err;
+	return 0;
+}
+
+static void filters_release(struct pp_ctx *ctx, struct filters *f)
+{
+	for (size_t i = 0; i < f->nactive; i++)
+		pp_free(ctx, f->active[i]);
+	f->nactive = 0;
 }
 
 int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
@@ -108,6 +192,8 @@ int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	struct pp_report_opts opts = cfg->report;
 	struct pp_report *rpt = NULL;
 	struct pp_atomic_file af = {0};
+	struct pp_profile *filtered = NULL;
+	struct filters f;
 	FILE *out = stdout;
 	int err;
 
@@ -115,8 +201,22 @@ int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	opts.unit = cfg->unit;
 	opts.source_path = cfg->source_path;
 	opts.trim_path = cfg->trim_path;
+	if ((err = filters_init(ctx, cfg, &f)) < 0)
+		goto done;
+	/* As pprof, filters run per report on a copy, and percentages stay
+	 * those of the unfiltered profile unless -relative_percentages. */
+	if (pp_filter_opts_active(&f.opts)) {
+		if ((err = pp_profile_filter(ctx, prof, &f.opts, &filtered)) <
+		    0)
+			goto done;
+		if (!cfg->relative_percentages)
+			opts.total_profile = prof;
+		prof = filtered;
+	}
+	opts.active_filters = (const char *const *)f.active;
+	opts.nactive_filters = f.nactive;
 	if ((err = pp_report_new(ctx, prof, &opts, &rpt)) < 0)
-		return err;
+		goto done;
 	if (cfg->output) {
 		if ((err = pp_atomic_open(ctx, cfg->output, &af)) < 0)
 			goto done;
@@ -151,5 +251,7 @@ done:
 	if (err < 0 && af.fp)
 		pp_atomic_abort(ctx, &af);
 	pp_report_free(rpt);
+	pp_profile_free(filtered);
+	filters_release(ctx, &f);
 	return err;
 }

@@ -71,6 +71,34 @@ const struct pp_setting pp_settings[] = {
          "list: look for source files under DIRS (':'-separated; cwd)"},
         {"trim_path", PP_SET_STRING, OFF(trim_path), 0, "PREFIXES",
          "list: cut PREFIXES (':'-separated) off source file names"},
+        {"focus", PP_SET_STRING, OFF(focus), 0, "REGEX",
+         "only samples with a frame matching REGEX (function or file)"},
+        {"ignore", PP_SET_STRING, OFF(ignore), 0, "REGEX",
+         "leave out samples with a frame matching REGEX"},
+        {"hide", PP_SET_STRING, OFF(hide), 0, "REGEX",
+         "leave out the frames matching REGEX"},
+        {"show", PP_SET_STRING, OFF(show), 0, "REGEX",
+         "keep only the frames matching REGEX"},
+        {"show_from", PP_SET_STRING, OFF(show_from), 0, "REGEX",
+         "drop the callers of the outermost frame matching REGEX"},
+        {"prune_from", PP_SET_STRING, OFF(prune_from), 0, "REGEX",
+         "drop the callees of the frames matching REGEX"},
+        {"tagfocus", PP_SET_STRING, OFF(tagfocus), 0, "FILTER",
+         "only samples with matching labels (REGEX, KEY=REGEX, 1mb:, ...)"},
+        {"tagignore", PP_SET_STRING, OFF(tagignore), 0, "FILTER",
+         "leave out samples with matching labels"},
+        {"tagshow", PP_SET_STRING, OFF(tagshow), 0, "REGEX",
+         "keep only the label keys matching REGEX"},
+        {"taghide", PP_SET_STRING, OFF(taghide), 0, "REGEX",
+         "leave out the label keys matching REGEX"},
+        {"relative_percentages", PP_SET_BOOL, OFF(relative_percentages), 0,
+         NULL, "percentages of the filtered total, not of all samples"},
+        {"base", PP_SET_STRING, OFF(base), 0, "FILE",
+         "subtract the profile FILE (values become profile - base)"},
+        {"diff_base", PP_SET_STRING, OFF(diff_base), 0, "FILE",
+         "show the difference to FILE, percentages of FILE's total"},
+        {"normalize", PP_SET_BOOL, OFF(normalize), 0, NULL,
+         "with -base/-diff_base: scale the profile to the base's total"},
         {"output", PP_SET_STRING, OFF(output), 0, "FILE",
          "write the report to FILE (atomically) instead of stdout"},
         {"symbolize", PP_SET_STRING, OFF(symbolize), 0, "MODE",
@@ -113,6 +141,21 @@ void pp_cli_config_release(struct pp_cli_config *c)
 	free(c->trim_path);
 	free(c->symbolize);
 	c->source_path = c->trim_path = c->symbolize = NULL;
+	free(c->focus);
+	free(c->ignore);
+	free(c->hide);
+	free(c->show);
+	free(c->show_from);
+	free(c->prune_from);
+	free(c->tagfocus);
+	free(c->tagignore);
+	free(c->tagshow);
+	free(c->taghide);
+	free(c->base);
+	free(c->diff_base);
+	c->focus = c->ignore = c->hide = c->show = c->show_from = NULL;
+	c->prune_from = c->tagfocus = c->tagignore = c->tagshow = NULL;
+	c->taghide = c->base = c->diff_base = NULL;
 	c->sample_index = c->unit = c->output = NULL;
 }
 

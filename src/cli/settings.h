@@ -23,6 +23,13 @@ struct pp_cli_config {
 	char *trim_path;   /* list: prefixes cut off source file names */
 	char *symbolize;   /* pprof's -symbolize value; NULL = local */
 	uint64_t max_size; /* 0 = default */
+	/* Filters (owned copies; NULL = unset), as pprof/transform.h. */
+	char *focus, *ignore, *hide, *show, *show_from, *prune_from;
+	char *tagfocus, *tagignore, *tagshow, *taghide;
+	bool relative_percentages; /* false: % of the unfiltered total */
+	/* -base / -diff_base: the profile subtracted (owned; NULL = none). */
+	char *base, *diff_base;
+	bool normalize;
 	/* pprof's legacy sample flags given (-alloc_space, ...), one bit each,
 	 * until pp_cli_config_resolve turns them into sample_index. */
 	unsigned legacy_samples;

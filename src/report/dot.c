@@ -244,6 +244,7 @@ static int put_legend(struct pp_report *r, FILE *out)
 		flat_sum += pp_node_flat(&g->nodes[r->order[i]]);
 	pp_report__format(r, flat_sum, a, sizeof(a));
 	pp_report__format(r, r->total, b, sizeof(b));
+	pp_report__print_active_filters(r, mem);
 	fprintf(mem, "Showing nodes accounting for %s, ", a);
 	put_pct(mem, flat_sum, r->total);
 	fprintf(mem, " of %s total\n", b);

@@ -117,6 +117,9 @@ void pp_report__put_lines(FILE *out, const char *const *lines);
 extern const char *const pp_report__panzoom_script[];
 void pp_report__print_profile_labels(const struct pp_report *r, FILE *out);
 void pp_report__print_labels(const struct pp_report *r, FILE *out);
+/* "Active filters:" and one line per filter, if any (pprof's
+ * legendActiveFilters). */
+void pp_report__print_active_filters(const struct pp_report *r, FILE *out);
 
 /* A list of owned strings. */
 struct pp_report__lines {

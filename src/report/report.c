@@ -83,16 +83,40 @@ void pp_report_free(struct pp_report *r)
 
 int64_t pp_report__total(const struct pp_report *r)
 {
-	const struct pp_profile *p = r->prof;
+	const struct pp_profile *p =
+	        r->opts.total_profile ? r->opts.total_profile : r->prof;
 	uint32_t nt = p->nsample_types;
-	int64_t total = 0, div = 0;
+	int64_t total = 0, div = 0, diff_total = 0, diff_div = 0;
+	/* -diff_base: base samples carry pprof::base=true; pprof's
+	 * computeTotal then reports percentages of the base. */
+	pp_str base_key = pp_strtab_find(p->strings, "pprof::base", 11);
+	pp_str yes = pp_strtab_find(p->strings, "true", 4);
 
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const int64_t *v = p->values + (size_t)s * nt;
+		int64_t x = abs64(v[r->sample_index]);
+		int64_t d = r->opts.mean ? v[0] : 0;
 
-		total += abs64(v[r->sample_index]);
-		if (r->opts.mean)
-			div += v[0];
+		total += x;
+		div += d;
+		if (base_key != PP_NONE && yes != PP_NONE) {
+			const struct pp_sample *smp = &p->samples[s];
+
+			for (uint32_t i = 0; i < smp->label_count; i++) {
+				const struct pp_label *l =
+				        &p->labels[smp->label_first + i];
+
+				if (l->key == base_key && l->str == yes) {
+					diff_total += x;
+					diff_div += d;
+					break;
+				}
+			}
+		}
+	}
+	if (diff_total > 0) {
+		total = diff_total;
+		div = diff_div;
 	}
 	return div != 0 ? total / div : total;
 }
@@ -413,8 +437,16 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 		return err;
 	g = r->graph;
 
-	for (uint32_t n = 0; n < g->nnodes; n++)
-		flat_total += g->nodes[n].flat;
+	/* pprof sums the nodes of its graph, which -drop_negative has
+	 * already left the negative ones out of (selectNodesForGraph). */
+	for (uint32_t n = 0; n < g->nnodes; n++) {
+		const struct pp_node *node = &g->nodes[n];
+
+		if (r->opts.drop_negative &&
+		    (node->flat < 0 || (node->flat == 0 && node->cum < 0)))
+			continue;
+		flat_total += node->flat;
+	}
 	node_cutoff = abs64((int64_t)((double)flat_total * nodefraction));
 	edge_cutoff = abs64((int64_t)((double)flat_total * edgefraction));
 	r->dropped_nodes = 0;
@@ -533,6 +565,22 @@ void pp_report__print_profile_labels(const struct pp_report *r, FILE *out)
 	}
 }
 
+void pp_report__print_active_filters(const struct pp_report *r, FILE *out)
+{
+	if (r->opts.nactive_filters == 0)
+		return;
+	fputs("Active filters:\n", out);
+	for (size_t i = 0; i < r->opts.nactive_filters; i++) {
+		const char *f = r->opts.active_filters[i];
+
+		/* pprof cuts long ones at 80 bytes and adds an ellipsis. */
+		if (strlen(f) > 80)
+			fprintf(out, "   %.80s\xe2\x80\xa6\n", f);
+		else
+			fprintf(out, "   %s\n", f);
+	}
+}
+
 void pp_report__print_labels(const struct pp_report *r, FILE *out)
 {
 	const struct pp_graph *g = r->graph;
@@ -549,6 +597,7 @@ void pp_report__print_labels(const struct pp_report *r, FILE *out)
 	pp_percentage(flat_sum, r->total, pct, sizeof(pct));
 	for (pt = pct; *pt == ' '; pt++)
 		;
+	pp_report__print_active_filters(r, out);
 	fprintf(out, "Showing nodes accounting for %s, %s of %s total\n", a, pt,
 	        b);
 	if (r->total != 0) {

@@ -1,0 +1,165 @@
+/*
+ * -base and -diff_base, as pprof's driver combines a profile with its base
+ * (fetch.go): mark the base's samples (diff_base), scale the profile to the
+ * base (normalize), negate the base, merge the two.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "transform/internal.h"
+
+#define BASE_KEY "pprof::base"
+
+bool pp_profile_is_base_sample(const struct pp_profile *p, uint32_t i)
+{
+	pp_str key = pp_strtab_find(p->strings, BASE_KEY, strlen(BASE_KEY));
+	pp_str yes = pp_strtab_find(p->strings, "true", 4);
+	const struct pp_sample *s = &p->samples[i];
+
+	if (key == PP_NONE || yes == PP_NONE)
+		return false;
+	for (uint32_t j = 0; j < s->label_count; j++)
+		if (p->labels[s->label_first + j].key == key &&
+		    p->labels[s->label_first + j].str == yes)
+			return true;
+	return false;
+}
+
+static void describe_types(const struct pp_profile *p, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < p->nsample_types && used < size; i++) {
+		int n = snprintf(buf + used, size - used, "%s%s/%s",
+		                 i ? " " : "",
+		                 pp_profile_str(p, p->sample_types[i].type),
+		                 pp_profile_str(p, p->sample_types[i].unit));
+
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+static int check_types(struct pp_ctx *ctx, const struct pp_profile *a,
+                       const struct pp_profile *b, const char *const names[2])
+{
+	char ta[256], tb[256];
+	bool same = a->nsample_types == b->nsample_types;
+
+	for (uint32_t i = 0; same && i < a->nsample_types; i++)
+		same = strcmp(pp_profile_str(a, a->sample_types[i].type),
+		              pp_profile_str(b, b->sample_types[i].type)) ==
+		               0 &&
+		       strcmp(pp_profile_str(a, a->sample_types[i].unit),
+		              pp_profile_str(b, b->sample_types[i].unit)) == 0;
+	if (same)
+		return 0;
+	describe_types(a, ta, sizeof(ta));
+	describe_types(b, tb, sizeof(tb));
+	return pp_error(ctx, PP_EUSAGE,
+	                "%s: base profile has sample types [%s], %s has [%s]",
+	                names && names[1] ? names[1] : "base", tb,
+	                names && names[0] ? names[0] : "the profile", ta);
+}
+
+/* pprof's ScaleN: multiply value i by ratios[i] (rounding), keeping only
+ * the samples with a non-zero scaled value. The result is a copy. */
+static int scaled_copy(struct pp_ctx *ctx, const struct pp_profile *p,
+                       const double *ratios, const char *set_key,
+                       struct pp_profile **out)
+{
+	struct pp_work w = {0};
+	int64_t *vals = NULL;
+	uint32_t nt = p->nsample_types;
+	bool all_ones = true;
+	int err;
+
+	*out = NULL;
+	for (uint32_t i = 0; i < nt; i++)
+		all_ones = all_ones && ratios[i] == 1;
+	if ((err = pp_work_init(ctx, p, &w)) < 0)
+		return err;
+	if (!all_ones) {
+		vals = pp_malloc(ctx, ((size_t)p->nsamples * nt + 1) *
+		                              sizeof(*vals));
+		if (!vals) {
+			err = pp_error(ctx, PP_ENOMEM, "out of memory");
+			goto done;
+		}
+		for (uint32_t s = 0; s < p->nsamples; s++) {
+			const int64_t *v = pp_profile_sample_values(p, s);
+			int64_t *d = vals + (size_t)s * nt;
+			bool keep = false;
+
+			for (uint32_t i = 0; i < nt; i++) {
+				d[i] = v[i];
+				if (ratios[i] != 1) {
+					d[i] = (int64_t)round((double)v[i] *
+					                      ratios[i]);
+					keep = keep || d[i] != 0;
+				}
+			}
+			w.keep[s] = keep;
+		}
+		w.values = vals;
+	}
+	if (set_key) {
+		w.set_key = set_key;
+		w.set_value = "true";
+	}
+	err = pp_work_build(&w, out);
+done:
+	pp_work_release(&w);
+	pp_free(ctx, vals);
+	return err;
+}
+
+int pp_profile_apply_base(struct pp_ctx *ctx, const struct pp_profile *prof,
+                          const struct pp_profile *base, bool diff,
+                          bool normalize, const char *const names[2],
+                          struct pp_profile **out)
+{
+	struct pp_profile *p2 = NULL, *b2 = NULL;
+	struct pp_profile *both[2];
+	const char *both_names[2] = {names ? names[0] : NULL,
+	                             names ? names[1] : NULL};
+	double *ratios = NULL;
+	uint32_t nt = prof->nsample_types;
+	int err;
+
+	*out = NULL;
+	if ((err = check_types(ctx, prof, base, names)) < 0)
+		return err;
+	ratios = pp_calloc(ctx, nt + 1, sizeof(*ratios));
+	if (!ratios)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	if (normalize) {
+		for (uint32_t i = 0; i < nt; i++) {
+			int64_t bsum = 0, psum = 0;
+
+			for (uint32_t s = 0; s < base->nsamples; s++)
+				bsum += pp_profile_sample_values(base, s)[i];
+			for (uint32_t s = 0; s < prof->nsamples; s++)
+				psum += pp_profile_sample_values(prof, s)[i];
+			ratios[i] = psum == 0 ? 0 : (double)bsum / (double)psum;
+		}
+		if ((err = scaled_copy(ctx, prof, ratios, NULL, &p2)) < 0)
+			goto done;
+	}
+	for (uint32_t i = 0; i < nt; i++)
+		ratios[i] = -1;
+	if ((err = scaled_copy(ctx, base, ratios, diff ? BASE_KEY : NULL,
+	                       &b2)) < 0)
+		goto done;
+	both[0] = p2 ? p2 : (struct pp_profile *)prof;
+	both[1] = b2;
+	err = pp_profile_merge(ctx, both, both_names, 2, out);
+done:
+	pp_profile_free(p2);
+	pp_profile_free(b2);
+	pp_free(ctx, ratios);
+	return err;
+}

@@ -1,0 +1,592 @@
+/*
+ * pprof's name filters (profile/filter.go, prune.go, driver_focus.go):
+ * focus/ignore/hide/show, show_from and prune_from, on a working view of the
+ * profile (internal.h) that is turned into a new profile once at the end.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "transform/internal.h"
+
+/* ---- the working view ---------------------------------------------------- */
+
+int pp_work_init(struct pp_ctx *ctx, const struct pp_profile *src,
+                 struct pp_work *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->ctx = ctx;
+	w->src = src;
+	w->line_idx = pp_malloc(ctx, (src->nlines + 1) * sizeof(uint32_t));
+	w->nlines = pp_malloc(ctx, (src->nlocations + 1) * sizeof(uint32_t));
+	w->locs = pp_malloc(ctx, (src->nsample_locs + 1) * sizeof(uint32_t));
+	w->skip = pp_calloc(ctx, src->nsamples + 1, sizeof(uint32_t));
+	w->nlocs = pp_malloc(ctx, (src->nsamples + 1) * sizeof(uint32_t));
+	w->keep = pp_malloc(ctx, (src->nsamples + 1) * sizeof(bool));
+	if (!w->line_idx || !w->nlines || !w->locs || !w->skip || !w->nlocs ||
+	    !w->keep) {
+		pp_work_release(w);
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < src->nlines; i++)
+		w->line_idx[i] = (uint32_t)i;
+	for (uint32_t l = 0; l < src->nlocations; l++)
+		w->nlines[l] = src->locations[l].line_count;
+	if (src->nsample_locs)
+		memcpy(w->locs, src->sample_locs,
+		       src->nsample_locs * sizeof(uint32_t));
+	for (uint32_t s = 0; s < src->nsamples; s++) {
+		w->nlocs[s] = src->samples[s].loc_count;
+		w->keep[s] = true;
+	}
+	return 0;
+}
+
+void pp_work_release(struct pp_work *w)
+{
+	pp_free(w->ctx, w->line_idx);
+	pp_free(w->ctx, w->nlines);
+	pp_free(w->ctx, w->locs);
+	pp_free(w->ctx, w->skip);
+	pp_free(w->ctx, w->nlocs);
+	pp_free(w->ctx, w->keep);
+	pp_free(w->ctx, w->label_keep);
+	memset(w, 0, sizeof(*w));
+}
+
+static int copy_header(struct pp_profile *dst, const struct pp_profile *src)
+{
+	uint32_t nstr = pp_strtab_count(src->strings);
+	int err;
+
+	/* Re-interning the (already unique) strings in order gives every one
+	 * its old index, so records copy over unchanged. */
+	for (uint32_t i = 1; i < nstr; i++)
+		if (pp_strtab_intern(dst->strings, pp_profile_str(src, i),
+		                     pp_strtab_len(src->strings, i)) != i)
+			return pp_error(src->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < src->nsample_types; i++)
+		if ((err = pp_profile_add_sample_type(
+		             dst, src->sample_types[i].type,
+		             src->sample_types[i].unit)) < 0)
+			return err;
+	for (uint32_t i = 0; i < src->nmappings; i++)
+		if ((err = pp_profile_add_mapping(dst, &src->mappings[i],
+		                                  NULL)) < 0)
+			return err;
+	for (uint32_t i = 0; i < src->nfunctions; i++)
+		if ((err = pp_profile_add_function(dst, &src->functions[i],
+		                                   NULL)) < 0)
+			return err;
+	for (uint32_t i = 0; i < src->ncomments; i++)
+		if ((err = pp_profile_add_comment(dst, src->comments[i])) < 0)
+			return err;
+	dst->default_sample_type = src->default_sample_type;
+	dst->drop_frames = src->drop_frames;
+	dst->keep_frames = src->keep_frames;
+	dst->time_nanos = src->time_nanos;
+	dst->duration_nanos = src->duration_nanos;
+	dst->period_type = src->period_type;
+	dst->period = src->period;
+	dst->doc_url = src->doc_url;
+	return 0;
+}
+
+int pp_work_build(struct pp_work *w, struct pp_profile **out)
+{
+	const struct pp_profile *src = w->src;
+	struct pp_ctx *ctx = w->ctx;
+	struct pp_profile *dst = NULL;
+	struct pp_line *lines = NULL;
+	struct pp_label *labels = NULL;
+	size_t cap_lines = 0, cap_labels = 0;
+	pp_str set_key = PP_NONE, set_value = PP_NONE;
+	int err;
+
+	*out = NULL;
+	dst = pp_profile_new(ctx);
+	if (!dst)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	if ((err = copy_header(dst, src)) < 0)
+		goto done;
+	if (w->set_key) {
+		set_key = pp_profile_intern(dst, w->set_key);
+		set_value = pp_profile_intern(dst, w->set_value);
+		if (set_key == PP_NONE || set_value == PP_NONE) {
+			err = pp_error(ctx, PP_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	for (uint32_t l = 0; l < src->nlocations; l++) {
+		const uint32_t *idx = pp_work__lines(w, l);
+		uint32_t n = w->nlines[l];
+
+		if ((err = pp_grow(ctx, (void **)&lines, &cap_lines, n + 1,
+		                   sizeof(*lines))) < 0)
+			goto done;
+		for (uint32_t i = 0; i < n; i++)
+			lines[i] = src->lines[idx[i]];
+		if ((err = pp_profile_add_location(dst, &src->locations[l],
+		                                   lines, n, NULL)) < 0)
+			goto done;
+	}
+	for (uint32_t s = 0; s < src->nsamples; s++) {
+		const struct pp_sample *smp = &src->samples[s];
+		const int64_t *values = pp_profile_sample_values(src, s);
+		size_t nl = 0;
+
+		if (!w->keep[s])
+			continue;
+		if (w->values)
+			values = w->values + (size_t)s * src->nsample_types;
+		if ((err = pp_grow(ctx, (void **)&labels, &cap_labels,
+		                   (size_t)smp->label_count + 2,
+		                   sizeof(*labels))) < 0)
+			goto done;
+		for (uint32_t i = 0; i < smp->label_count; i++) {
+			const struct pp_label *l =
+			        &src->labels[smp->label_first + i];
+
+			if (w->label_keep &&
+			    !w->label_keep[smp->label_first + i])
+				continue;
+			if (l->key == set_key && l->str != 0)
+				continue;
+			labels[nl++] = *l;
+		}
+		if (w->set_key) {
+			struct pp_label l = {set_key, set_value, 0, 0};
+
+			labels[nl++] = l;
+		}
+		if ((err = pp_profile_add_sample(dst, pp_work__stack(w, s),
+		                                 w->nlocs[s], values, labels,
+		                                 nl)) < 0)
+			goto done;
+	}
+	*out = dst;
+	dst = NULL;
+done:
+	pp_free(ctx, lines);
+	pp_free(ctx, labels);
+	pp_profile_free(dst);
+	return err;
+}
+
+/* ---- matching ------------------------------------------------------------ */
+
+/* Per-function and per-mapping match results of one regex, computed on
+ * first use: 0 unknown, 1 no, 2 yes. */
+struct matcher {
+	const struct pp_profile *p;
+	const struct pp_regex *re;
+	unsigned char *fn, *map;
+	bool simplified; /* match the simplified name only (prune) */
+};
+
+static int matcher_init(struct pp_ctx *ctx, struct matcher *m,
+                        const struct pp_profile *p, const struct pp_regex *re,
+                        bool simplified)
+{
+	m->p = p;
+	m->re = re;
+	m->simplified = simplified;
+	m->fn = pp_calloc(ctx, p->nfunctions + 1, 1);
+	m->map = pp_calloc(ctx, p->nmappings + 1, 1);
+	if (!m->fn || !m->map)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	return 0;
+}
+
+static void matcher_release(struct pp_ctx *ctx, struct matcher *m)
+{
+	pp_free(ctx, m->fn);
+	pp_free(ctx, m->map);
+}
+
+static bool match_function(struct matcher *m, uint32_t f)
+{
+	const struct pp_function *fn;
+
+	if (f == PP_NONE)
+		return false;
+	if (!m->fn[f]) {
+		bool yes;
+
+		fn = &m->p->functions[f];
+		if (m->simplified) {
+			char buf[4096];
+
+			pp_transform__simplify(pp_profile_str(m->p, fn->name),
+			                       buf, sizeof(buf));
+			/* pprof skips frames without a name here. */
+			yes = fn->name != 0 && pp_regex_matchz(m->re, buf);
+		} else {
+			yes = pp_regex_match(
+			              m->re, pp_profile_str(m->p, fn->name),
+			              pp_strtab_len(m->p->strings, fn->name)) ||
+			      pp_regex_match(m->re,
+			                     pp_profile_str(m->p, fn->filename),
+			                     pp_strtab_len(m->p->strings,
+			                                   fn->filename));
+		}
+		m->fn[f] = yes ? 2 : 1;
+	}
+	return m->fn[f] == 2;
+}
+
+static bool match_mapping(struct matcher *m, uint32_t map)
+{
+	if (map == PP_NONE)
+		return false;
+	if (!m->map[map]) {
+		pp_str file = m->p->mappings[map].file;
+
+		m->map[map] = pp_regex_match(m->re, pp_profile_str(m->p, file),
+		                             pp_strtab_len(m->p->strings, file))
+		                      ? 2
+		                      : 1;
+	}
+	return m->map[map] == 2;
+}
+
+static bool match_line(struct matcher *m, uint32_t line)
+{
+	return match_function(m, m->p->lines[line].function);
+}
+
+/* pprof's Location.matchesName on the location's current lines. */
+static bool match_location(struct matcher *m, const struct pp_work *w,
+                           uint32_t l)
+{
+	const uint32_t *idx = pp_work__lines(w, l);
+
+	for (uint32_t i = 0; i < w->nlines[l]; i++)
+		if (match_line(m, idx[i]))
+			return true;
+	return match_mapping(m, w->src->locations[l].mapping);
+}
+
+/* Keep the lines of l for which match_line(m) == want (a line without a
+ * function always stays). */
+static uint32_t keep_lines(struct matcher *m, struct pp_work *w, uint32_t l,
+                           bool want)
+{
+	uint32_t *idx = pp_work__lines(w, l), n = 0;
+
+	for (uint32_t i = 0; i < w->nlines[l]; i++) {
+		uint32_t f = w->src->lines[idx[i]].function;
+
+		if (f == PP_NONE || match_function(m, f) == want)
+			idx[n++] = idx[i];
+	}
+	return w->nlines[l] = n;
+}
+
+void pp_transform__simplify(const char *name, char *buf, size_t size)
+{
+	static const char anon[] = "(anonymous namespace)", op[] = "operator()";
+	size_t i = 0, end;
+
+	if (name[0] == '.')
+		name++;
+	end = strlen(name);
+	while (name[i]) {
+		if (strncmp(name + i, anon, sizeof(anon) - 1) == 0)
+			i += sizeof(anon) - 1;
+		else if (strncmp(name + i, op, sizeof(op) - 1) == 0)
+			i += sizeof(op) - 1;
+		else if (name[i] == '(') {
+			end = i;
+			break;
+		} else
+			i++;
+	}
+	if (end >= size)
+		end = size - 1;
+	memcpy(buf, name, end);
+	buf[end] = '\0';
+}
+
+/* ---- the filters ------------------------------------------------------- */
+
+enum { FI_NONE, FI_FOCUS, FI_IGNORE };
+
+struct regexes {
+	struct pp_regex *focus, *ignore, *hide, *show, *show_from, *prune_from;
+};
+
+static int compile(struct pp_ctx *ctx, const char *name, const char *value,
+                   struct pp_regex **out)
+{
+	char what[64];
+
+	*out = NULL;
+	if (!value || !*value)
+		return 0;
+	snprintf(what, sizeof(what), "parsing %s regexp", name);
+	return pp_regex_compile(ctx, what, value, out);
+}
+
+/* Profile.FilterSamplesByName. */
+static int by_name(struct pp_work *w, struct regexes *rx)
+{
+	struct pp_ctx *ctx = w->ctx;
+	const struct pp_profile *p = w->src;
+	struct matcher mf = {0}, mi = {0}, mh = {0}, ms = {0};
+	unsigned char *fi = NULL;
+	bool *hidden = NULL, any_hidden = false;
+	bool fm = false, im = false, hm = false, hnm = false;
+	int err;
+
+	fi = pp_calloc(ctx, p->nlocations + 1, 1);
+	hidden = pp_calloc(ctx, p->nlocations + 1, sizeof(bool));
+	if (!fi || !hidden) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((rx->focus &&
+	     (err = matcher_init(ctx, &mf, p, rx->focus, false)) < 0) ||
+	    (rx->ignore &&
+	     (err = matcher_init(ctx, &mi, p, rx->ignore, false)) < 0) ||
+	    (rx->hide &&
+	     (err = matcher_init(ctx, &mh, p, rx->hide, false)) < 0) ||
+	    (rx->show &&
+	     (err = matcher_init(ctx, &ms, p, rx->show, false)) < 0))
+		goto done;
+	for (uint32_t l = 0; l < p->nlocations; l++) {
+		uint32_t map = p->locations[l].mapping;
+
+		if (rx->ignore && match_location(&mi, w, l)) {
+			im = true;
+			fi[l] = FI_IGNORE;
+		} else if (!rx->focus || match_location(&mf, w, l)) {
+			fm = true;
+			fi[l] = FI_FOCUS;
+		}
+		if (rx->hide && match_location(&mh, w, l)) {
+			hm = true;
+			if (match_mapping(&mh, map))
+				w->nlines[l] = 0;
+			else
+				keep_lines(&mh, w, l, false);
+			if (w->nlines[l] == 0)
+				hidden[l] = any_hidden = true;
+		}
+		if (rx->show) {
+			if (!match_mapping(&ms, map))
+				keep_lines(&ms, w, l, true);
+			if (w->nlines[l] == 0)
+				hidden[l] = any_hidden = true;
+			else
+				hnm = true;
+		}
+	}
+	for (uint32_t s = 0; s < p->nsamples; s++) {
+		uint32_t *stack = pp_work__stack(w, s), n = 0;
+		bool focused = false;
+
+		if (!w->keep[s])
+			continue;
+		for (uint32_t i = 0; i < w->nlocs[s]; i++) {
+			if (fi[stack[i]] == FI_IGNORE) {
+				focused = false;
+				break;
+			}
+			if (fi[stack[i]] == FI_FOCUS)
+				focused = true;
+		}
+		if (!focused) {
+			w->keep[s] = false;
+			continue;
+		}
+		if (!any_hidden)
+			continue;
+		for (uint32_t i = 0; i < w->nlocs[s]; i++)
+			if (!hidden[stack[i]])
+				stack[n++] = stack[i];
+		w->nlocs[s] = n;
+		if (n == 0)
+			w->keep[s] = false;
+	}
+	if (rx->focus && !fm)
+		pp_warn(ctx, "Focus expression matched no samples");
+	if (rx->ignore && !im)
+		pp_warn(ctx, "Ignore expression matched no samples");
+	if (rx->hide && !hm)
+		pp_warn(ctx, "Hide expression matched no samples");
+	if (rx->show && !hnm)
+		pp_warn(ctx, "Show expression matched no samples");
+	err = 0;
+done:
+	matcher_release(ctx, &mf);
+	matcher_release(ctx, &mi);
+	matcher_release(ctx, &mh);
+	matcher_release(ctx, &ms);
+	pp_free(ctx, fi);
+	pp_free(ctx, hidden);
+	return err;
+}
+
+/* Profile.ShowFrom. */
+static int show_from(struct pp_work *w, const struct pp_regex *re)
+{
+	struct pp_ctx *ctx = w->ctx;
+	const struct pp_profile *p = w->src;
+	struct matcher m = {0};
+	bool *from = NULL, matched = false;
+	int err;
+
+	from = pp_calloc(ctx, p->nlocations + 1, sizeof(bool));
+	if (!from) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((err = matcher_init(ctx, &m, p, re, false)) < 0)
+		goto done;
+	for (uint32_t l = 0; l < p->nlocations; l++) {
+		const uint32_t *idx = pp_work__lines(w, l);
+
+		if (match_mapping(&m, p->locations[l].mapping)) {
+			from[l] = matched = true;
+			continue;
+		}
+		for (uint32_t i = w->nlines[l]; i-- > 0;) {
+			if (match_line(&m, idx[i])) {
+				/* Only the lines inlined into the match stay.
+				 */
+				w->nlines[l] = i + 1;
+				from[l] = matched = true;
+				break;
+			}
+		}
+	}
+	for (uint32_t s = 0; s < p->nsamples; s++) {
+		const uint32_t *stack = pp_work__stack(w, s);
+		uint32_t i;
+
+		if (!w->keep[s])
+			continue;
+		for (i = w->nlocs[s]; i-- > 0;)
+			if (from[stack[i]])
+				break;
+		if (i == UINT32_MAX)
+			w->keep[s] = false;
+		else
+			w->nlocs[s] = i + 1;
+	}
+	if (!matched)
+		pp_warn(ctx, "ShowFrom expression matched no samples");
+done:
+	matcher_release(ctx, &m);
+	pp_free(ctx, from);
+	return err;
+}
+
+/* Drop the first n lines of location l (its innermost ones). */
+static void cut_lines(struct pp_work *w, uint32_t l, uint32_t n)
+{
+	uint32_t *idx = pp_work__lines(w, l);
+
+	memmove(idx, idx + n, (w->nlines[l] - n) * sizeof(*idx));
+	w->nlines[l] -= n;
+}
+
+/* Profile.PruneFrom. */
+static int prune_from(struct pp_work *w, const struct pp_regex *re)
+{
+	struct pp_ctx *ctx = w->ctx;
+	const struct pp_profile *p = w->src;
+	struct matcher m = {0};
+	bool *beneath = NULL;
+	int err;
+
+	beneath = pp_calloc(ctx, p->nlocations + 1, sizeof(bool));
+	if (!beneath) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((err = matcher_init(ctx, &m, p, re, true)) < 0)
+		goto done;
+	for (uint32_t l = 0; l < p->nlocations; l++) {
+		const uint32_t *idx = pp_work__lines(w, l);
+
+		for (uint32_t i = 0; i < w->nlines[l]; i++) {
+			if (match_line(&m, idx[i])) {
+				beneath[l] = true;
+				cut_lines(w, l, i);
+				break;
+			}
+		}
+	}
+	for (uint32_t s = 0; s < p->nsamples; s++) {
+		const uint32_t *stack = pp_work__stack(w, s);
+
+		if (!w->keep[s])
+			continue;
+		for (uint32_t i = 0; i < w->nlocs[s]; i++) {
+			if (beneath[stack[i]]) {
+				w->skip[s] += i;
+				w->nlocs[s] -= i;
+				break;
+			}
+		}
+	}
+done:
+	matcher_release(ctx, &m);
+	pp_free(ctx, beneath);
+	return err;
+}
+
+bool pp_filter_opts_active(const struct pp_filter_opts *o)
+{
+	const char *v[] = {o->focus,     o->ignore,    o->hide,      o->show,
+	                   o->show_from, o->tagfocus,  o->tagignore, o->tagshow,
+	                   o->taghide,   o->prune_from};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (v[i] && *v[i])
+			return true;
+	return false;
+}
+
+int pp_profile_filter(struct pp_ctx *ctx, const struct pp_profile *in,
+                      const struct pp_filter_opts *o, struct pp_profile **out)
+{
+	struct regexes rx = {0};
+	struct pp_work w = {0};
+	int err;
+
+	*out = NULL;
+	/* Compiled first, in pprof's order, so a bad one fails before any
+	 * work (tagshow/taghide are checked by tags.c likewise). */
+	if ((err = compile(ctx, "focus", o->focus, &rx.focus)) < 0 ||
+	    (err = compile(ctx, "ignore", o->ignore, &rx.ignore)) < 0 ||
+	    (err = compile(ctx, "hide", o->hide, &rx.hide)) < 0 ||
+	    (err = compile(ctx, "show", o->show, &rx.show)) < 0 ||
+	    (err = compile(ctx, "show_from", o->show_from, &rx.show_from)) <
+	            0 ||
+	    (err = compile(ctx, "prune_from", o->prune_from, &rx.prune_from)) <
+	            0)
+		goto done;
+	if ((err = pp_work_init(ctx, in, &w)) < 0)
+		goto done;
+	/* pprof runs FilterSamplesByName even with no focus or ignore. */
+	if ((err = by_name(&w, &rx)) < 0)
+		goto done;
+	if (rx.show_from && (err = show_from(&w, rx.show_from)) < 0)
+		goto done;
+	if ((err = pp_transform__tag_filters(&w, o)) < 0)
+		goto done;
+	if (rx.prune_from && (err = prune_from(&w, rx.prune_from)) < 0)
+		goto done;
+	err = pp_work_build(&w, out);
+done:
+	pp_work_release(&w);
+	pp_regex_free(rx.focus);
+	pp_regex_free(rx.ignore);
+	pp_regex_free(rx.hide);
+	pp_regex_free(rx.show);
+	pp_regex_free(rx.show_from);
+	pp_regex_free(rx.prune_from);
+	return err;
+}

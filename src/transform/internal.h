@@ -1,0 +1,67 @@
+/*
+ * What the filters share inside src/transform: a working view of a
+ * profile whose frames and samples can be cut without copying the
+ * profile, and the step that turns the view into a new profile.
+ */
+#ifndef PP_TRANSFORM_INTERNAL_H
+#define PP_TRANSFORM_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "pprof/transform.h"
+#include "util/regex.h"
+
+/*
+ * Every cut pprof makes is a subsequence: of a location's lines (hide,
+ * show, show_from, prune_from, drop_frames) or of a sample's locations.
+ * So each location keeps its lines in its own slot of line_idx (at its
+ * line_first in the source, count nlines[l]) and each sample its
+ * locations in its slot of locs (from loc_first + skip[s], count
+ * nlocs[s]); cuts only shrink or shift within a slot.
+ */
+struct pp_work {
+	struct pp_ctx *ctx;
+	const struct pp_profile *src;
+	uint32_t *line_idx; /* indices into src->lines */
+	uint32_t *nlines;   /* per location */
+	uint32_t *locs;     /* indices into src->locations */
+	uint32_t *skip;     /* per sample: frames cut on the leaf side */
+	uint32_t *nlocs;    /* per sample */
+	bool *keep;         /* per sample */
+	bool *label_keep;   /* per label; NULL = all kept */
+	/* For base.c: values to write instead of src's (NULL: src's), and
+	 * a string label to set on every sample (NULL: none), replacing
+	 * labels with the same key as pprof's SetLabel. */
+	const int64_t *values;
+	const char *set_key, *set_value;
+};
+
+int pp_work_init(struct pp_ctx *ctx, const struct pp_profile *src,
+                 struct pp_work *w);
+void pp_work_release(struct pp_work *w);
+
+/* The current lines of location l and the current stack of sample s. */
+static inline uint32_t *pp_work__lines(const struct pp_work *w, uint32_t l)
+{
+	return w->line_idx + w->src->locations[l].line_first;
+}
+static inline uint32_t *pp_work__stack(const struct pp_work *w, uint32_t s)
+{
+	return w->locs + w->src->samples[s].loc_first + w->skip[s];
+}
+
+/* The view as a new profile: strings, functions and mappings as they are;
+ * locations with their remaining lines; the kept samples with their
+ * remaining frames and labels. */
+int pp_work_build(struct pp_work *w, struct pp_profile **out);
+
+/* tags.c: tagfocus/tagignore and tagshow/taghide on the view. */
+int pp_transform__tag_filters(struct pp_work *w,
+                              const struct pp_filter_opts *o);
+
+/* pprof's simplifyFunc: the name without a leading '.' and without its
+ * argument list (from the first '(' that does not start "(anonymous
+ * namespace)" or "operator()"), into buf. */
+void pp_transform__simplify(const char *name, char *buf, size_t size);
+
+#endif

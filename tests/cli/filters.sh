@@ -1,0 +1,68 @@
+#!/bin/bash
+# Filters, base and diff_base on the command line: bad regexes, bad values
+# and bases that do not fit get one clear line and exit status 2; filters
+# that match nothing warn (as pprof does) and still print the report.
+. "$(dirname "$0")/lib.sh"
+CPU="$SRCDIR/testdata/go/cpu.pb.gz"
+HEAP="$SRCDIR/testdata/go/heap.pb.gz"
+BEFORE="$SRCDIR/testdata/go/cpu_before.pb.gz"
+AFTER="$SRCDIR/testdata/go/cpu_after.pb.gz"
+
+for f in focus ignore hide show show_from prune_from tagshow taghide; do
+	run top "-$f=main.(" "$CPU"
+	expect_status 2 "bad -$f regex"
+	expect_err_line "^pprof-c: parsing $f regexp main\.\(: missing closing parenthesis" "bad -$f regex"
+	expect_no_stdout "bad -$f regex"
+done
+for f in tagfocus tagignore; do
+	run top "-$f=handler=[a-" "$CPU"
+	expect_status 2 "bad -$f regex"
+	expect_err_line "^pprof-c: parsing $f regexp \[a-: .*" "bad -$f regex"
+done
+
+run top -focus=main -sample_index=nosuch "$CPU"
+expect_status 2 "unknown sample_index with a filter"
+expect_err_line "^pprof-c: sample_index \"nosuch\" must be one of: \[samples cpu\]$" "unknown sample_index"
+
+run top -focuss=main "$CPU"
+expect_status 2 "misspelt -focus"
+if head -1 "$TMP/err" | grep -q "^pprof-c: unknown option -focuss$"; then ok; else bad "misspelt -focus: $(cat "$TMP/err")"; fi
+
+run top -focus "$CPU"
+expect_status 2 "-focus without a value"
+
+# Filters that match nothing: pprof's warning, an empty table, status 0.
+run top -focus=NoSuchFunction "$CPU"
+expect_status 0 "focus matching nothing"
+expect_err_line "^pprof-c: warning: Focus expression matched no samples$" "focus matching nothing"
+if grep -q "^Showing nodes accounting for 0, 0% of 2.33s total$" "$TMP/out"; then ok; else bad "focus matching nothing: $(cat "$TMP/out")"; fi
+run top -tagfocus=1kb: "$HEAP"
+expect_status 0 "numeric tagfocus"
+expect_err_line "^pprof-c: warning: tagfocus:Interpreted '1kb:' as range, not regexp$" "numeric tagfocus"
+
+# The header lists the filters; -relative_percentages makes them 100%.
+run top -focus=LoggingMiddleware -tagignore=region=us-east "$CPU"
+if grep -q "^Active filters:$" "$TMP/out" && grep -q "^   focus=LoggingMiddleware$" "$TMP/out" &&
+	grep -q "^   tagignore=region=us-east$" "$TMP/out"; then ok; else bad "active filters: $(cat "$TMP/out")"; fi
+run top -focus=LoggingMiddleware -relative_percentages "$CPU"
+if grep -q "^Showing nodes accounting for 850ms, 100% of 850ms total$" "$TMP/out"; then ok; else bad "relative_percentages: $(head -8 "$TMP/out")"; fi
+
+# Bases that do not fit.
+run top -base "$HEAP" "$CPU"
+expect_status 2 "base with other sample types"
+expect_err_line "^pprof-c: .*heap.pb.gz: base profile has sample types \[alloc_objects/count alloc_space/bytes inuse_objects/count inuse_space/bytes\], the profile has \[samples/count cpu/nanoseconds\]$" "base with other sample types"
+expect_no_stdout "base with other sample types"
+run top -diff_base "$TMP/missing.pb.gz" "$CPU"
+expect_status 1 "missing base"
+expect_err_line "missing.pb.gz: No such file or directory$" "missing base"
+run top -base "$BEFORE" -diff_base "$BEFORE" "$AFTER"
+expect_status 2 "both -base and -diff_base"
+expect_err_line "^pprof-c: -base and -diff_base flags cannot both be specified$" "both bases"
+
+# A profile minus itself is empty; with -diff_base the total is the base's.
+run top -base "$CPU" "$CPU"
+expect_status 0 "profile minus itself"
+if grep -q "^Showing nodes accounting for 0, 0% of 0 total$" "$TMP/out"; then ok; else bad "profile minus itself: $(head -8 "$TMP/out")"; fi
+run top -diff_base "$CPU" "$CPU"
+if grep -q "^Showing nodes accounting for 0, 0% of 2.33s total$" "$TMP/out"; then ok; else bad "diff_base with itself: $(head -8 "$TMP/out")"; fi
+finish
