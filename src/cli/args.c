@@ -14,11 +14,13 @@ static bool all_digits(const char *s)
 	return true;
 }
 
+/* A word that names a file is a profile, not a command; a directory is
+ * never a profile (so `proto` is the command even beside a proto/ dir). */
 static bool file_exists(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0;
+	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
 static int set_command(struct pp_cli_args *a, const struct pp_command *c,

@@ -93,6 +93,11 @@ for f in cpu heap mutex goroutine; do
 	done
 done
 run -proto -output "$TMP/merged.pb.gz" "$SRCDIR/testdata/go/cpu_before.pb.gz" "$SRCDIR/testdata/go/cpu_after.pb.gz"
+# A directory named like a command does not hide the command.
+mkdir -p "$TMP/cwd/proto"
+(cd "$TMP/cwd" && "$PPROF_C" proto -output "$TMP/p.pb.gz" "$CPU" >/dev/null 2>&1)
+if [ -s "$TMP/p.pb.gz" ]; then ok; else bad "proto beside a proto/ directory"; fi
+
 # As pprof's -proto, samples without a stack are left out.
 run -proto -output "$TMP/tc.pb.gz" "$TC"
 run -top "$TMP/tc.pb.gz"
