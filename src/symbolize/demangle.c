@@ -73,7 +73,8 @@ char *pp_demangle(struct pp_ctx *ctx, const char *name, enum pp_demangle mode)
 {
 	char *plain = NULL, *lib = NULL, *out = NULL;
 	const char *at;
-	int flags = DMGL_AUTO | DMGL_ANSI;
+	int flags = DMGL_ANSI;
+	size_t len;
 
 	if (mode == PP_DEMANGLE_NONE || !name)
 		return NULL;
@@ -89,6 +90,16 @@ char *pp_demangle(struct pp_ctx *ctx, const char *name, enum pp_demangle mode)
 		plain[at - name] = '\0';
 		name = plain;
 	}
+	/* Pick the scheme rather than let libiberty try Rust then C++ on
+	 * every name: _R is Rust v0; _ZN...17h<16 hex>E is Rust's legacy
+	 * mangling (C++-shaped, with a hash), anything else _Z is C++. */
+	len = strlen(name);
+	if (name[1] == 'R' ||
+	    (len > 20 && name[2] == 'N' && name[len - 1] == 'E' &&
+	     memcmp(name + len - 20, "17h", 3) == 0))
+		flags |= DMGL_RUST;
+	else
+		flags |= DMGL_GNU_V3;
 	if (mode == PP_DEMANGLE_FULL)
 		flags |= DMGL_PARAMS;
 	lib = cplus_demangle(name, flags);

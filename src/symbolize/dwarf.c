@@ -13,14 +13,67 @@
 
 #include "symbolize/internal.h"
 
-static int own(struct pp_symbolizer *s, char *str)
+static int dm_grow(struct pp_symbolizer *s)
 {
-	if (pp_grow(s->ctx, (void **)&s->owned, &s->cap_owned, s->nowned + 1,
-	            sizeof(*s->owned)) < 0) {
-		pp_free(s->ctx, str);
-		return PP_ENOMEM;
+	size_t size = s->dm_mask ? (s->dm_mask + 1) * 2 : 1024;
+	const char **keys = pp_calloc(s->ctx, size, sizeof(*keys));
+	char **vals = pp_calloc(s->ctx, size, sizeof(*vals));
+
+	if (!keys || !vals) {
+		pp_free(s->ctx, keys);
+		pp_free(s->ctx, vals);
+		return pp_error(s->ctx, PP_ENOMEM, "out of memory");
 	}
-	s->owned[s->nowned++] = str;
+	for (size_t i = 0; s->dm_mask && i <= s->dm_mask; i++) {
+		size_t j;
+
+		if (!s->dm_keys[i])
+			continue;
+		j = (size_t)(((uintptr_t)s->dm_keys[i] >> 3) *
+		                     0x9e3779b97f4a7c15ull >>
+		             20) &
+		    (size - 1);
+		while (keys[j])
+			j = (j + 1) & (size - 1);
+		keys[j] = s->dm_keys[i];
+		vals[j] = s->dm_vals[i];
+	}
+	pp_free(s->ctx, s->dm_keys);
+	pp_free(s->ctx, s->dm_vals);
+	s->dm_keys = keys;
+	s->dm_vals = vals;
+	s->dm_mask = size - 1;
+	return 0;
+}
+
+/* The display name of name: demangled once per distinct string. */
+static int display_name(struct pp_symbolizer *s, const char *name,
+                        const char **out)
+{
+	size_t j;
+	char *dm;
+	int err;
+
+	*out = name;
+	if (!name || s->opts.demangle == PP_DEMANGLE_NONE ||
+	    !(name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')))
+		return 0;
+	if ((s->dm_n + 1) * 2 > s->dm_mask + 1 && (err = dm_grow(s)) < 0)
+		return err;
+	j = (size_t)(((uintptr_t)name >> 3) * 0x9e3779b97f4a7c15ull >> 20) &
+	    s->dm_mask;
+	while (s->dm_keys[j] && s->dm_keys[j] != name)
+		j = (j + 1) & s->dm_mask;
+	if (!s->dm_keys[j]) {
+		dm = pp_demangle(s->ctx, name, s->opts.demangle);
+		if (!dm && !(dm = pp_strdup(s->ctx, "")))
+			return pp_error(s->ctx, PP_ENOMEM, "out of memory");
+		s->dm_keys[j] = name;
+		s->dm_vals[j] = dm;
+		s->dm_n++;
+	}
+	if (s->dm_vals[j][0])
+		*out = s->dm_vals[j];
 	return 0;
 }
 
@@ -28,7 +81,6 @@ static int push(struct pp_symbolizer *s, const char *system_name,
                 const char *file, int64_t line)
 {
 	struct pp_frame *fr;
-	char *dm;
 	int err;
 
 	if ((err = pp_grow(s->ctx, (void **)&s->frames, &s->cap_frames,
@@ -36,16 +88,9 @@ static int push(struct pp_symbolizer *s, const char *system_name,
 		return err;
 	fr = &s->frames[s->nframes++];
 	fr->system_name = system_name;
-	fr->name = system_name;
 	fr->file = file;
 	fr->line = line;
-	if (system_name &&
-	    (dm = pp_demangle(s->ctx, system_name, s->opts.demangle))) {
-		if ((err = own(s, dm)) < 0)
-			return err;
-		fr->name = dm;
-	}
-	return 0;
+	return display_name(s, system_name, &fr->name);
 }
 
 /* The name the function is known by in the binary: its linkage name when it
@@ -100,66 +145,366 @@ static int64_t call_line(Dwarf_Die *die)
 	return (int64_t)v;
 }
 
+/* ---- the per-unit index ------------------------------------------------ */
+
+/* Tags whose children can hold code: walked into. */
+static bool holds_code(int tag)
+{
+	switch (tag) {
+	case DW_TAG_compile_unit:
+	case DW_TAG_partial_unit:
+	case DW_TAG_namespace:
+	case DW_TAG_lexical_block:
+	case DW_TAG_try_block:
+	case DW_TAG_catch_block:
+	case DW_TAG_module:
+		return true;
+	default:
+		return false;
+	}
+}
+
+struct walk_item {
+	Dwarf_Die die;
+	uint32_t parent;
+};
+
+static int add_die(struct pp_ctx *ctx, struct pp_cu_index *x, size_t *cap_d,
+                   size_t *cap_r, Dwarf_Die *die, uint32_t parent,
+                   uint32_t *out)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	bool any = false;
+	int err;
+
+	*out = UINT32_MAX;
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;
+		if (!any) {
+			if ((err = pp_grow(ctx, (void **)&x->dies, cap_d,
+			                   x->ndies + 1, sizeof(*x->dies))) < 0)
+				return err;
+			x->dies[x->ndies].die = *die;
+			x->dies[x->ndies].parent = parent;
+			x->dies[x->ndies].depth =
+			        parent == UINT32_MAX
+			                ? 0
+			                : x->dies[parent].depth + 1;
+			x->dies[x->ndies].entry = lo;
+			*out = (uint32_t)x->ndies++;
+			any = true;
+		}
+		if ((err = pp_grow(ctx, (void **)&x->ranges, cap_r,
+		                   x->nranges + 1, sizeof(*x->ranges))) < 0)
+			return err;
+		x->ranges[x->nranges].lo = lo;
+		x->ranges[x->nranges].hi = hi;
+		x->ranges[x->nranges].die = *out;
+		x->nranges++;
+	}
+	return 0;
+}
+
+static int by_lo(const void *a, const void *b)
+{
+	const struct pp_fn_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi > y->hi ? -1 : x->hi < y->hi;
+}
+
+/* Walk the unit once, depth first, keeping each DIE's enclosing function. */
+static int build_index(struct pp_ctx *ctx, Dwarf_Die *cu, struct pp_cu_index *x)
+{
+	struct walk_item *stack = NULL;
+	size_t n = 0, cap = 0, cap_d = 0, cap_r = 0;
+	Dwarf_Die child;
+	int err = 0;
+
+	if (dwarf_child(cu, &child) == 0) {
+		if ((err = pp_grow(ctx, (void **)&stack, &cap, 1,
+		                   sizeof(*stack))) < 0)
+			goto done;
+		stack[n].die = child;
+		stack[n].parent = UINT32_MAX;
+		n++;
+	}
+	while (n > 0) {
+		/* The top of the stack is the next sibling to visit. */
+		struct walk_item it = stack[n - 1];
+		int tag = dwarf_tag(&it.die);
+		uint32_t self = UINT32_MAX;
+		bool down = false;
+
+		if (dwarf_siblingof(&it.die, &stack[n - 1].die) != 0)
+			n--;
+		if (is_function(&it.die)) {
+			if ((err = add_die(ctx, x, &cap_d, &cap_r, &it.die,
+			                   it.parent, &self)) < 0)
+				goto done;
+			down = self != UINT32_MAX;
+		} else {
+			down = holds_code(tag);
+			self = it.parent;
+		}
+		if (down && dwarf_child(&it.die, &child) == 0) {
+			if ((err = pp_grow(ctx, (void **)&stack, &cap, n + 1,
+			                   sizeof(*stack))) < 0)
+				goto done;
+			stack[n].die = child;
+			stack[n].parent = self;
+			n++;
+		}
+	}
+	if (x->nranges) {
+		qsort(x->ranges, x->nranges, sizeof(*x->ranges), by_lo);
+		x->max_hi = pp_malloc(ctx, x->nranges * sizeof(*x->max_hi));
+		if (!x->max_hi) {
+			err = pp_error(ctx, PP_ENOMEM, "out of memory");
+			goto done;
+		}
+		for (size_t i = 0; i < x->nranges; i++)
+			x->max_hi[i] = i && x->max_hi[i - 1] > x->ranges[i].hi
+			                       ? x->max_hi[i - 1]
+			                       : x->ranges[i].hi;
+	}
+done:
+	pp_free(ctx, stack);
+	return err;
+}
+
+static void free_one(struct pp_ctx *ctx, struct pp_cu_index *x)
+{
+	if (!x)
+		return;
+	pp_free(ctx, x->dies);
+	pp_free(ctx, x->ranges);
+	pp_free(ctx, x->max_hi);
+	pp_free(ctx, x);
+}
+
+void pp_symbolize__free_index(struct pp_ctx *ctx, struct pp_symfile *f)
+{
+	for (size_t i = 0; i < f->ncus; i++)
+		free_one(ctx, f->cus[i]);
+	pp_free(ctx, f->cus);
+	f->cus = NULL;
+	f->ncus = f->cap_cus = 0;
+}
+
+/* The index of unit cu, built on first use. */
+static int cu_index(struct pp_symbolizer *s, struct pp_symfile *f,
+                    Dwarf_Die *cu, struct pp_cu_index **out)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	size_t lo = 0, hi = f->ncus;
+	struct pp_cu_index *x;
+	int err;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->cus[mid]->cu < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < f->ncus && f->cus[lo]->cu == off) {
+		*out = f->cus[lo];
+		return 0;
+	}
+	if ((err = pp_grow(s->ctx, (void **)&f->cus, &f->cap_cus, f->ncus + 1,
+	                   sizeof(*f->cus))) < 0)
+		return err;
+	if (!(x = pp_calloc(s->ctx, 1, sizeof(*x))))
+		return pp_error(s->ctx, PP_ENOMEM, "out of memory");
+	x->cu = off;
+	if ((err = build_index(s->ctx, cu, x)) < 0) {
+		free_one(s->ctx, x);
+		return err;
+	}
+	memmove(f->cus + lo + 1, f->cus + lo, (f->ncus - lo) * sizeof(*f->cus));
+	f->cus[lo] = x;
+	f->ncus++;
+	*out = x;
+	return 0;
+}
+
+/* The innermost function-like DIE whose ranges hold a; UINT32_MAX if none. */
+static uint32_t innermost(const struct pp_cu_index *x, uint64_t a)
+{
+	size_t lo = 0, hi = x->nranges;
+	uint32_t best = UINT32_MAX;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->ranges[mid].lo <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges[0..lo) start at or below a; walk back while any of them
+	 * can still reach a. */
+	for (size_t i = lo; i-- > 0 && x->max_hi[i] > a;) {
+		const struct pp_fn_range *r = &x->ranges[i];
+
+		if (a < r->hi && (best == UINT32_MAX ||
+		                  x->dies[r->die].depth > x->dies[best].depth))
+			best = r->die;
+	}
+	return best;
+}
+
+static int sym_order(const void *a, const void *b)
+{
+	const struct pp_sym *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return x->hi > y->hi ? -1 : x->hi < y->hi;
+}
+
+static int load_symbols(struct pp_ctx *ctx, struct pp_symfile *f)
+{
+	int n = dwfl_module_getsymtab(f->mod);
+	size_t cap = 0;
+
+	f->syms_loaded = true;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(
+		        f->mod, i, &sym, &addr, NULL, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info),
+		    bind = GELF_ST_BIND(sym.st_info);
+
+		if (!name || !name[0] || sym.st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		     type != STT_NOTYPE))
+			continue;
+		if (pp_grow(ctx, (void **)&f->syms, &cap, f->nsyms + 1,
+		            sizeof(*f->syms)) < 0)
+			return pp_error(ctx, PP_ENOMEM, "out of memory");
+		f->syms[f->nsyms].lo = addr;
+		f->syms[f->nsyms].hi = addr + sym.st_size;
+		f->syms[f->nsyms].name = name;
+		f->syms[f->nsyms].rank = bind == STB_GLOBAL ? 0
+		                         : bind == STB_WEAK ? 1
+		                                            : 2;
+		f->nsyms++;
+	}
+	if (f->nsyms)
+		qsort(f->syms, f->nsyms, sizeof(*f->syms), sym_order);
+	return 0;
+}
+
+/* The function symbol holding addr (the best-ranked one of those that
+ * start at the same place), as libdwfl's dwfl_module_addrinfo would
+ * answer, in O(log n). */
+static int find_symbol(struct pp_ctx *ctx, struct pp_symfile *f, uint64_t addr,
+                       const struct pp_sym **out)
+{
+	size_t lo = 0, hi;
+	int err;
+
+	*out = NULL;
+	if (!f->syms_loaded && (err = load_symbols(ctx, f)) < 0)
+		return err;
+	hi = f->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->syms[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Back over symbols that start at or below addr: the nearest one
+	 * that covers it (sized symbols may nest, e.g. aliases). */
+	for (size_t i = lo; i-- > 0 && lo - i <= 64;) {
+		const struct pp_sym *y = &f->syms[i];
+		uint64_t end = y->hi;
+
+		/* A sizeless symbol (assembly) reaches the next one. */
+		if (end == y->lo)
+			end = lo < f->nsyms ? f->syms[lo].lo : y->lo + 1;
+		if (addr < end) {
+			/* the best-ranked symbol starting at this address */
+			while (i > 0 && f->syms[i - 1].lo == y->lo &&
+			       addr < f->syms[i - 1].hi)
+				y = &f->syms[--i];
+			*out = y;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static bool has_linkage_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	       dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a);
+}
+
 int pp_symbolize__frames(struct pp_symbolizer *s, struct pp_symfile *f,
                          uint64_t addr)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Die *cu;
 	Dwfl_Line *row;
-	const char *file = NULL;
-	int line = 0, nscopes, err = 0;
+	struct pp_cu_index *x = NULL;
+	const char *file = NULL, *symname = NULL;
+	const struct pp_sym *sym = NULL;
+	int line = 0, err = 0;
+	uint32_t k;
 
-	for (size_t i = 0; i < s->nowned; i++)
-		pp_free(s->ctx, s->owned[i]);
-	s->nowned = 0;
 	s->nframes = 0;
 	if (f->failure || !f->mod)
 		return 0;
 	if ((row = dwfl_module_getsrc(f->mod, addr)) != NULL)
 		file = dwfl_lineinfo(row, NULL, &line, NULL, NULL, NULL);
-	cu = dwfl_module_addrdie(f->mod, addr, &bias);
-	if (cu && (nscopes = dwarf_getscopes(cu, addr - bias, &scopes)) > 0) {
-		int i = 0;
-
-		while (i < nscopes && !is_function(&scopes[i]))
-			i++;
-		/* Past an inlined instance, dwarf_getscopes follows its
-		 * abstract origin; the concrete callers come from the
-		 * instance's own nest of scopes. */
-		if (i < nscopes &&
-		    dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
-			Dwarf_Die inl = scopes[i];
-
-			free(scopes);
-			scopes = NULL;
-			nscopes = dwarf_getscopes_die(&inl, &scopes);
-			i = 0;
-		}
-		for (; i < nscopes; i++) {
-			Dwarf_Die *d = &scopes[i];
-
-			if (!is_function(d))
-				continue;
-			if ((err = push(s, die_function_name(d), file, line)) <
-			    0)
-				break;
-			if (dwarf_tag(d) != DW_TAG_inlined_subroutine)
-				break; /* the out-of-line function ends it */
-			file = call_file(cu, d);
-			line = (int)call_line(d);
-		}
-	}
-	free(scopes); /* libdw allocates it with malloc */
-	if (err < 0)
+	if ((err = find_symbol(s->ctx, f, addr, &sym)) < 0)
 		return err;
-	if (s->nframes == 0) {
-		GElf_Off off;
-		GElf_Sym sym;
-		const char *name = dwfl_module_addrinfo(f->mod, addr, &off,
-		                                        &sym, NULL, NULL, NULL);
+	symname = sym ? sym->name : NULL;
+	cu = dwfl_module_addrdie(f->mod, addr, &bias);
+	if (cu && (err = cu_index(s, f, cu, &x)) < 0)
+		return err;
+	k = x ? innermost(x, addr - bias) : UINT32_MAX;
+	for (bool first = true; k != UINT32_MAX; k = x->dies[k].parent) {
+		Dwarf_Die *d = &x->dies[k].die;
+		const char *name = die_function_name(d);
 
-		if (name || file)
-			err = push(s, name, file, file ? line : 0);
+		/* As binutils: a function that DWARF knows by its plain name
+		 * only (a lambda's operator(), std::function's _M_manager)
+		 * takes the mangled name of the ELF symbol that starts where
+		 * it does. Plain C names stay: libc's symbol tables hold
+		 * several aliases per address. */
+		if (first && symname && symname[0] == '_' &&
+		    (symname[1] == 'Z' || symname[1] == 'R') &&
+		    !has_linkage_name(d) && sym->lo == x->dies[k].entry + bias)
+			name = symname;
+		first = false;
+		/* An out-of-line function whose name DWARF cannot give (say,
+		 * one in a dwz supplementary file that is not installed) is
+		 * the symbol that holds the address. */
+		if (!name && dwarf_tag(d) != DW_TAG_inlined_subroutine)
+			name = symname;
+		if ((err = push(s, name, file, line)) < 0)
+			return err;
+		if (dwarf_tag(d) != DW_TAG_inlined_subroutine)
+			break; /* the out-of-line function ends the chain */
+		file = call_file(cu, d);
+		line = (int)call_line(d);
 	}
+	if (s->nframes == 0 && (symname || file))
+		err = push(s, symname, file, file ? line : 0);
 	return err;
 }

@@ -125,9 +125,11 @@ void pp_symbolize__close(struct pp_ctx *ctx, struct pp_symfile *f)
 {
 	if (!f)
 		return;
+	pp_symbolize__free_index(ctx, f);
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
 	pp_free(ctx, f->segs);
+	pp_free(ctx, f->syms);
 	pp_free(ctx, f->path);
 	pp_free(ctx, f->failure);
 	pp_free(ctx, f);

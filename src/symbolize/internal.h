@@ -2,11 +2,44 @@
 #ifndef PP_SYMBOLIZE_INTERNAL_H
 #define PP_SYMBOLIZE_INTERNAL_H
 
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "pprof/symbolize.h"
+
+/* The function-like DIEs of one compile unit with code ranges, indexed
+ * once: libdw's own scope lookup walks the whole unit for every address,
+ * which is most of the time in big C++ units. */
+struct pp_fn_die {
+	Dwarf_Die die;
+	uint32_t parent; /* enclosing function-like DIE, or UINT32_MAX */
+	uint32_t depth;
+	uint64_t entry; /* start of its first range */
+};
+
+struct pp_fn_range {
+	uint64_t lo, hi;
+	uint32_t die;
+};
+
+struct pp_cu_index {
+	Dwarf_Off cu;
+	struct pp_fn_die *dies;
+	size_t ndies;
+	struct pp_fn_range *ranges; /* by lo */
+	uint64_t *max_hi;           /* max of hi over ranges[0..i] */
+	size_t nranges;
+};
+
+/* ELF function symbols by address, for names where DWARF has none:
+ * libdwfl's own address-to-symbol lookup scans the whole table. */
+struct pp_sym {
+	uint64_t lo, hi; /* hi == lo: size unknown */
+	const char *name;
+	int rank; /* GLOBAL 0, WEAK 1, LOCAL 2: lower wins at one address */
+};
 
 struct pp_segment {
 	uint64_t offset, vaddr, filesz, memsz;
@@ -28,6 +61,12 @@ struct pp_symfile {
 	bool warned;
 	struct pp_segment *segs;
 	size_t nsegs;
+	struct pp_sym *syms; /* by lo; NULL until first needed */
+	size_t nsyms;
+	bool syms_loaded;
+	/* Indexed compile units, by unit offset. */
+	struct pp_cu_index **cus;
+	size_t ncus, cap_cus;
 };
 
 struct pp_symbolizer {
@@ -38,11 +77,15 @@ struct pp_symbolizer {
 	char *debuginfo_path;
 	struct pp_symfile **files;
 	size_t nfiles, cap_files;
-	/* The last lookup's answer and the strings it made. */
+	/* The last lookup's answer. */
 	struct pp_frame *frames;
 	size_t nframes, cap_frames;
-	char **owned;
-	size_t nowned, cap_owned;
+	/* Demangled names by the address of the mangled one (strings in the
+	 * binaries' mapped tables, stable while their files are open). A
+	 * value of "" means "not mangled". */
+	const char **dm_keys;
+	char **dm_vals;
+	size_t dm_mask, dm_n;
 	/* Why the last pp_symbolize__find found nothing usable. */
 	char why[1024];
 };
@@ -59,6 +102,7 @@ uint64_t pp_symbolize__elf_addr(const struct pp_symfile *f, uint64_t start,
 const char *pp_symbolize__machine_name(int machine);
 
 /* dwarf.c: fill s->frames for ELF address addr of f. */
+void pp_symbolize__free_index(struct pp_ctx *ctx, struct pp_symfile *f);
 int pp_symbolize__frames(struct pp_symbolizer *s, struct pp_symfile *f,
                          uint64_t addr);
 

@@ -96,9 +96,10 @@ void pp_symbolizer_free(struct pp_symbolizer *s)
 	ctx = s->ctx;
 	for (size_t i = 0; i < s->nfiles; i++)
 		pp_symbolize__close(ctx, s->files[i]);
-	for (size_t i = 0; i < s->nowned; i++)
-		pp_free(ctx, s->owned[i]);
-	pp_free(ctx, s->owned);
+	for (size_t i = 0; s->dm_mask && i <= s->dm_mask; i++)
+		pp_free(ctx, s->dm_vals[i]);
+	pp_free(ctx, s->dm_keys);
+	pp_free(ctx, s->dm_vals);
 	pp_free(ctx, s->files);
 	pp_free(ctx, s->frames);
 	pp_free(ctx, s->debuginfo_path);

@@ -1,0 +1,88 @@
+#!/bin/bash
+# Symbolization benchmark: pprof-c's in-process symbolizer (libdw) against
+# `addr2line -f -i -C -e BIN` fed the same addresses in one batch, which is
+# what pprof does per binary. See README.md.
+#
+#   bench/symbolize/run.sh [--bin BINARY] [--count N] [--check N] [--pprof-build DIR]
+#
+# BINARY defaults to bench/data/symbig, a large C++ -O2 -g binary built by
+# build-big.sh. N (default 100000) distinct addresses are drawn at random
+# from its .text; both tools resolve all of them (timed), then the first
+# --check addresses (default 1000) are resolved again with addresses
+# printed (addr2line -a) and the answers - every frame's function, file and
+# line - must be identical. Prints a Markdown table.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+DATA=$ROOT/bench/data
+bin=
+count=100000
+check=1000
+build=$ROOT/build
+while [ $# -gt 0 ]; do
+	case $1 in
+	--bin) bin=$2; shift 2 ;;
+	--count) count=$2; shift 2 ;;
+	--check) check=$2; shift 2 ;;
+	--pprof-build) build=$2; shift 2 ;;
+	-h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+command -v addr2line >/dev/null || { echo "run.sh: needs addr2line (binutils) as the reference" >&2; exit 2; }
+mkdir -p "$DATA"
+if [ -z "$bin" ]; then
+	bash "$HERE/build-big.sh"
+	bin=$DATA/symbig
+fi
+[ -f "$build/libpprof.a" ] || { echo "run.sh: build pprof-c first (meson compile -C $build)" >&2; exit 2; }
+
+# The driver, linked with libpprof as pprof-c is.
+drv=$DATA/symbench
+cc -O2 -std=c11 -D_XOPEN_SOURCE=700 -I"$ROOT/include" -I"$ROOT/src" -o "$drv" "$HERE/symbench.c" \
+	"$build/libpprof.a" "$build/libprofilepb.a" \
+	$(pkg-config --libs libdw libelf libprotobuf-c zlib libdeflate libpcre2-8) -liberty -lm -lpthread
+
+# N distinct addresses in .text.
+read -r start size < <(readelf -SW "$bin" | awk '$2 == ".text" { print $4, $6 }')
+start=$((16#$start))
+size=$((16#$size))
+addrs=$DATA/symbench.addrs
+if [ "$count" -gt "$size" ]; then count=$size; fi
+shuf -i 0-$((size - 1)) -n "$count" --random-source=<(yes) |
+	awk -v s="$start" '{ printf "0x%x\n", s + $1 }' >"$addrs"
+head -n "$check" "$addrs" >"$addrs.check"
+
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+t() { date +%s.%N; }
+
+# Timed runs: everything, output discarded.
+a=$(t); "$drv" "$bin" "$addrs" 2>"$DATA/symbench.log" >/dev/null; b=$(t)
+ours=$(secs "$a" "$b")
+a=$(t); addr2line -f -i -C -e "$bin" <"$addrs" >/dev/null; b=$(t)
+theirs=$(secs "$a" "$b")
+
+# Same answers on the check sample: every frame's function, the file's
+# base name and the line. addr2line's "(discriminator N)" is not part of
+# the line; "??:?" and "??:0" both mean unknown. Directories are left out
+# because binutils 2.40 joins DWARF 5 directory entries to the compile
+# directory twice (glibc: ./argp/./argp/argp-help.c for argp/argp-help.c).
+norm() { sed -e 's/ (discriminator [0-9]*)$//' -e 's/^??:?$/??:0/' -e 's|^[^ ]*/\([^/ ]*:[0-9?]*\)$|\1|'; }
+"$drv" "$bin" "$addrs.check" --print 2>/dev/null | norm >"$DATA/ours.txt"
+addr2line -a -f -i -C -e "$bin" <"$addrs.check" | norm >"$DATA/addr2line.txt"
+differ=$(diff "$DATA/addr2line.txt" "$DATA/ours.txt" | grep -c '^[<>]' || true)
+same_addrs=$(awk '/^0x/ { if (a) print a; a = $0; next } { a = a "|" $0 } END { print a }' "$DATA/ours.txt" >"$DATA/o.k"
+	awk '/^0x/ { if (a) print a; a = $0; next } { a = a "|" $0 } END { print a }' "$DATA/addr2line.txt" >"$DATA/a.k"
+	paste -d'\n' "$DATA/o.k" "$DATA/a.k" | awk 'NR % 2 { x = $0; next } x == $0 { n++ } END { print n + 0 }')
+frames=$(sed -n 's/.* \([0-9]*\) frames.*/\1/p' "$DATA/symbench.log")
+speedup=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.1f", b / (a > 0 ? a : 0.001) }')
+echo "| binary | text | addresses | frames | pprof-c (libdw) | addr2line -f -i -C | speed-up | identical answers |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+printf '| %s (%s MB file) | %s MB | %s | %s | %s s | %s s | %sx | %s of %s |\n' \
+	"$(basename "$bin")" "$(( $(stat -c %s "$bin") / 1048576 ))" "$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576 }')" \
+	"$count" "$frames" "$ours" "$theirs" "$speedup" "$same_addrs" "$check"
+if [ "$differ" -ne 0 ]; then
+	echo
+	echo "answers differ on $((check - same_addrs)) of $check addresses (diff $DATA/addr2line.txt $DATA/ours.txt)" >&2
+	exit 1
+fi
