@@ -138,4 +138,27 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out);
 /* The profile as gzip'd profile.proto (`proto`). */
 int pp_report_proto(struct pp_report *r, FILE *out);
 
+/* ---- check: a gate for CI ---------------------------------------------- */
+
+struct pp_check_rule {
+	const char *regex; /* functions whose names match (RE2 syntax) */
+	double limit;      /* percentage points of the total */
+	/* false: -max_share, a matched function's cum share of the total in
+	 * the new profile must not exceed limit. true: -max_growth, its cum
+	 * share may not grow by more than limit points from the old one. */
+	bool growth;
+};
+
+/*
+ * Check rules on before/after profiles (same sample types; opts chooses the
+ * sample type and such). Prints a header, one row per matched function that
+ * breaks a rule (old and new flat and cum shares), and a summary line, and
+ * counts the broken rows in *nbroken. Fails with PP_EUSAGE for a bad regex.
+ */
+int pp_report_check(struct pp_ctx *ctx, const struct pp_profile *before,
+                    const struct pp_profile *after,
+                    const struct pp_report_opts *opts,
+                    const struct pp_check_rule *rules, size_t nrules, FILE *out,
+                    size_t *nbroken);
+
 #endif

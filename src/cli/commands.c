@@ -101,6 +101,10 @@ const struct pp_command pp_commands[] = {
         {"top", false, false, false, run_top,
          "the functions with the largest flat (or, with -cum, cum) values"},
         {"text", false, false, false, run_top, "the same as top"},
+        /* check compares two profiles: main runs it, not a report. */
+        {"check", false, false, false, NULL,
+         "CI gate: -diff_base OLD and -max_growth/-max_share rules; "
+         "exit 3 when one breaks"},
         {"tree", false, false, false, run_tree,
          "the call tree: each function with its callers and callees"},
         {"peek", true, false, false, run_peek,

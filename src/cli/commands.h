@@ -16,6 +16,7 @@ struct pp_command {
 	/* Shows samples one by one (traces, raw, proto): needs pprof's merge
 	 * (identical samples summed, zero ones dropped) even of one profile. */
 	bool merged;
+	/* NULL for check, which main runs itself (it needs two profiles). */
 	int (*run)(struct pp_report *r, const char *arg, FILE *out);
 	const char *help;
 };

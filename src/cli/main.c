@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "cli/check.h"
 #include "cli/exitcodes.h"
 #include "cli/pipeline.h"
 
@@ -93,6 +94,21 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ctx.max_size = args.config.max_size;
+	if (!args.command->run) {
+		size_t nbroken = 0;
+
+		rc = pp_cli_check(&ctx, &args.config, args.sources,
+		                  args.nsources, &nbroken);
+		if (rc < 0) {
+			fprintf(stderr, "pprof-c: %s\n",
+			        ctx.message[0] ? ctx.message : pp_strerror(rc));
+			status =
+			        rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
+		} else if (nbroken > 0) {
+			status = PP_EXIT_CHECK;
+		}
+		goto out;
+	}
 	args.config.merge_one = args.command->merged;
 	if ((rc = pp_cli_load(&ctx, &args.config, args.sources, args.nsources,
 	                      &prof)) < 0 ||

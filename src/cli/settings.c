@@ -104,6 +104,12 @@ const struct pp_setting pp_settings[] = {
         {"symbolize", PP_SET_STRING, OFF(symbolize), 0, "MODE",
          "none, local (default), force, demangle=none|templates|full; "
          "':'-joined"},
+        {"max_growth", PP_SET_CHECK_RULE, OFF(rules), 1, "REGEX=POINTS",
+         "check: fail when a matching function's cum share grows by more "
+         "than POINTS (repeatable)"},
+        {"max_share", PP_SET_CHECK_RULE, OFF(rules), 0, "REGEX=PCT",
+         "check: fail when a matching function's cum share exceeds PCT "
+         "(repeatable)"},
         {"max-size", PP_SET_SIZE, OFF(max_size), 0, "BYTES",
          "refuse profiles larger than BYTES decompressed (4G); k/M/G ok"},
         {"total_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 0, NULL,
@@ -134,6 +140,11 @@ void pp_cli_config_init(struct pp_cli_config *c)
 
 void pp_cli_config_release(struct pp_cli_config *c)
 {
+	for (size_t i = 0; i < c->nrules; i++)
+		free((char *)c->rules[i].regex);
+	free(c->rules);
+	c->rules = NULL;
+	c->nrules = 0;
 	free(c->sample_index);
 	free(c->unit);
 	free(c->output);
@@ -327,6 +338,31 @@ int pp_setting_apply(const struct pp_setting *s, struct pp_cli_config *c,
 	case PP_SET_ALIAS_SAMPLE_INDEX:
 		*(unsigned *)field |= 1u << s->alias_value;
 		return 0;
+	case PP_SET_CHECK_RULE: {
+		const char *eq = value ? strrchr(value, '=') : NULL;
+		struct pp_check_rule *rules;
+		double limit;
+
+		if (!value)
+			goto missing;
+		if (!eq || eq == value)
+			goto bad;
+		errno = 0;
+		limit = strtod(eq + 1, &end);
+		if (end == eq + 1 || *end || errno || !isfinite(limit))
+			goto bad;
+		rules = realloc(c->rules, (c->nrules + 1) * sizeof(*rules));
+		if (!rules)
+			goto nomem;
+		c->rules = rules;
+		rules[c->nrules].regex = strndup(value, (size_t)(eq - value));
+		if (!rules[c->nrules].regex)
+			goto nomem;
+		rules[c->nrules].limit = limit;
+		rules[c->nrules].growth = s->alias_value != 0;
+		c->nrules++;
+		return 0;
+	}
 	case PP_SET_SIZE:
 		if (!value)
 			goto missing;

@@ -33,6 +33,9 @@ struct pp_cli_config {
 	/* pprof's legacy sample flags given (-alloc_space, ...), one bit each,
 	 * until pp_cli_config_resolve turns them into sample_index. */
 	unsigned legacy_samples;
+	/* check's rules, in the order given; regex strings owned. */
+	struct pp_check_rule *rules;
+	size_t nrules;
 	/* Not a setting: the command asks for pprof's merge even of a single
 	 * profile (see pp_command.merged). */
 	bool merge_one;
@@ -45,6 +48,9 @@ enum pp_setting_kind {
 	PP_SET_STRING,
 	PP_SET_GRANULARITY,
 	PP_SET_SIZE,
+	/* Repeatable REGEX=LIMIT rules of `check`: alias_value 1 for
+	 * -max_growth, 0 for -max_share. */
+	PP_SET_CHECK_RULE,
 	/* A boolean alias that stores a fixed string or enum value:
 	 * -lines (granularity), -alloc_space (sample_index). */
 	PP_SET_ALIAS_GRANULARITY,
