@@ -91,37 +91,60 @@ static bool is_base_sample(const struct pp_profile *p,
 	return false;
 }
 
+/*
+ * Stacks of neighbouring samples often share their outer frames, so the
+ * path of the previous sample is kept (its locations root first, and the
+ * tree node reached after each): the shared prefix costs no hash lookup.
+ */
 static int add_samples(struct pp_tree *t, const struct pp_profile *p,
                        uint32_t si)
 {
 	const struct pp_graph *g = t->graph;
 	pp_str base_key = pp_strtab_find(p->strings, "pprof::base", 11);
-	int err;
+	uint32_t *prev_loc = NULL, *prev_node = NULL, nprev = 0;
+	size_t cap_loc = 0, cap_node = 0;
+	int err = 0;
 
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const uint32_t *locs = p->sample_locs + smp->loc_first;
 		int64_t w = pp_profile_sample_values(p, s)[si];
-		uint32_t cur = 0;
+		uint32_t cur = 0, depth = 0, n = smp->loc_count;
 
 		if (w == 0)
 			continue;
-		for (uint32_t i = smp->loc_count; i-- > 0;) {
+		if ((err = pp_grow(t->ctx, (void **)&prev_loc, &cap_loc, n + 1,
+		                   sizeof(*prev_loc))) < 0 ||
+		    (err = pp_grow(t->ctx, (void **)&prev_node, &cap_node,
+		                   n + 1, sizeof(*prev_node))) < 0)
+			goto done;
+		while (depth < n && depth < nprev &&
+		       prev_loc[depth] == locs[n - 1 - depth]) {
+			cur = prev_node[depth];
+			depth++;
+		}
+		for (uint32_t i = n - depth; i-- > 0; depth++) {
 			uint32_t l = locs[i];
 
 			for (uint32_t k = g->loc_node_first[l + 1];
 			     k-- > g->loc_node_first[l];)
 				if ((err = child(t, cur, g->loc_nodes[k],
 				                 &cur)) < 0)
-					return err;
+					goto done;
+			prev_loc[depth] = l;
+			prev_node[depth] = cur;
 		}
+		nprev = n;
 		t->nodes[cur].self += w;
 		if (is_base_sample(p, smp, base_key)) {
 			t->nodes[cur].base_self -= w;
 			t->has_base = true;
 		}
 	}
-	return 0;
+done:
+	pp_free(t->ctx, prev_loc);
+	pp_free(t->ctx, prev_node);
+	return err;
 }
 
 struct name_ref {
