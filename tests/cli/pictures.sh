@@ -45,6 +45,15 @@ if python3 "$SRCDIR/tests/cli/speedscope_check.py" "$TMP/out" 2330000000 >"$TMP/
 run speedscope -lines -sample_index=alloc_objects "$HEAP"
 if python3 "$SRCDIR/tests/cli/speedscope_check.py" "$TMP/out" >"$TMP/why"; then ok; else bad "$(cat "$TMP/why")"; fi
 
+# -diff_base: a differential flame graph, red frames grew, blue shrank.
+run flame -diff_base="$SRCDIR/testdata/go/cpu_before.pb.gz" "$SRCDIR/testdata/go/cpu_after.pb.gz"
+expect_status 0 "flame -diff_base"
+if xmllint --noout "$TMP/out" 2>/dev/null && grep -q 'Differential Flame Graph' "$TMP/out" &&
+	grep -q 'data-diff="1"' "$TMP/out"; then ok; else bad "flame -diff_base is not a differential graph"; fi
+if grep -q 'fill="rgb(255,[0-9]*,[0-9]*)"' "$TMP/out" && grep -q 'fill="rgb([0-9]*,[0-9]*,255)"' "$TMP/out"; then ok; else bad "flame -diff_base lacks red or blue frames"; fi
+run flame "$SRCDIR/testdata/go/cpu_after.pb.gz"
+if grep -q 'data-diff="0"' "$TMP/out" && ! grep -q 'Differential' "$TMP/out"; then ok; else bad "flame without a base is differential"; fi
+
 # svg, png, pdf: drawn in process by graphviz.
 run svg "$CPU"
 expect_status 0 "svg"
