@@ -116,9 +116,13 @@ static void drop_duplicate_leaf(struct pp_legacy *lg)
 {
 	for (size_t i = 0; i < lg->nsamples; i++) {
 		struct pp_legacy_sample *s = &lg->samples[i];
-		const uint64_t *a = lg->addrs + s->first;
+		const uint64_t *a;
 
-		if (s->n >= 2 && a[0] == a[1] + 1)
+		/* Only then is there an address array to offset into. */
+		if (s->n < 2)
+			continue;
+		a = lg->addrs + s->first;
+		if (a[0] == a[1] + 1)
 			drop_second(lg, s);
 	}
 }
