@@ -592,8 +592,11 @@ static void put_edge(struct pp_report *r, uint32_t e, const uint32_t *id,
 	fprintf(out, "N%u -> N%u [label=\" %s%s\"", id[edge->src],
 	        id[edge->dst], ws, edge->is_inline ? "\\n (inline)" : "");
 	if (r->total != 0) {
-		int64_t weight = abs64(w * 100 / r->total);
-		int64_t width = abs64(w * 5 / r->total);
+		/* In double: w * 100 overflows int64 for hostile values. */
+		double share = fabs((double)w / (double)r->total);
+		int64_t weight =
+		        share * 100 > 100 ? 100 : (int64_t)(share * 100);
+		int64_t width = share * 5 > 5 ? 5 : (int64_t)(share * 5);
 
 		if (weight > 100)
 			weight = 100;
