@@ -66,6 +66,15 @@ int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                   const struct pp_report_opts *opts, struct pp_report **out);
 void pp_report_free(struct pp_report *r);
 
+/* The profile's header lines (File:, Type:, Time:, Duration:), as reports
+ * print them above their tables; what the shell shows on start. */
+int pp_report_header(struct pp_report *r, FILE *out);
+
+/* How many times r has aggregated the profile's samples into a graph: a
+ * report repeated with unchanged options adds nothing (tests and the
+ * benchmark of the shell's cache read it). */
+unsigned long long pp_report_graph_builds(const struct pp_report *r);
+
 /* The flat/cum table: `top`. */
 int pp_report_top(struct pp_report *r, FILE *out);
 

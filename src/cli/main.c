@@ -8,6 +8,7 @@
 #include "cli/check.h"
 #include "cli/exitcodes.h"
 #include "cli/pipeline.h"
+#include "cli/shell.h"
 
 #ifndef PPROF_C_VERSION
 #define PPROF_C_VERSION "0.0.0"
@@ -53,6 +54,21 @@ static void print_help(FILE *out)
 	             "2 usage error.\nSee pprof-c(1) for details.\n");
 }
 
+static int run_shell(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                     const struct pp_profile *prof)
+{
+	struct pp_shell *sh = NULL;
+	int status;
+
+	if (pp_shell_new(ctx, cfg, prof, &sh) < 0) {
+		fprintf(stderr, "pprof-c: %s\n", ctx->message);
+		return PP_EXIT_INPUT;
+	}
+	status = pp_shell_run(sh);
+	pp_shell_free(sh);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
@@ -75,14 +91,6 @@ int main(int argc, char **argv)
 		printf("pprof-c %s\n", PPROF_C_VERSION);
 		goto out;
 	}
-	if (!args.command) {
-		usage_error(args.nsources
-		                    ? "no report command given (the "
-		                      "interactive shell is not built yet)"
-		                    : "no profile given");
-		status = PP_EXIT_USAGE;
-		goto out;
-	}
 	if (args.nsources == 0) {
 		usage_error("no profile given");
 		status = PP_EXIT_USAGE;
@@ -94,7 +102,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ctx.max_size = args.config.max_size;
-	if (!args.command->run) {
+	if (args.command && !args.command->run) {
 		size_t nbroken = 0;
 
 		rc = pp_cli_check(&ctx, &args.config, args.sources,
@@ -109,11 +117,23 @@ int main(int argc, char **argv)
 		}
 		goto out;
 	}
-	args.config.merge_one = args.command->merged;
+	/* No report command: the shell, which merges a single profile
+	 * itself when a report first needs it. */
+	args.config.merge_one = args.command && args.command->merged;
 	if ((rc = pp_cli_load(&ctx, &args.config, args.sources, args.nsources,
 	                      &prof)) < 0 ||
-	    (rc = pp_cli_prepare(&ctx, &args.config, prof, &prepared)) < 0 ||
-	    (rc = pp_cli_run(&ctx, &args.config, args.command, args.regex,
+	    (rc = pp_cli_prepare(&ctx, &args.config, prof, &prepared)) < 0) {
+		fprintf(stderr, "pprof-c: %s\n",
+		        ctx.message[0] ? ctx.message : pp_strerror(rc));
+		status = rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
+		goto out;
+	}
+	if (!args.command) {
+		status = run_shell(&ctx, &args.config,
+		                   prepared ? prepared : prof);
+		goto out;
+	}
+	if ((rc = pp_cli_run(&ctx, &args.config, args.command, args.regex,
 	                     prepared ? prepared : prof)) < 0) {
 		fprintf(stderr, "pprof-c: %s\n",
 		        ctx.message[0] ? ctx.message : pp_strerror(rc));

@@ -185,38 +185,91 @@ static void filters_release(struct pp_ctx *ctx, struct filters *f)
 	f->nactive = 0;
 }
 
-int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
-               const struct pp_command *cmd, const char *arg,
-               const struct pp_profile *prof)
+/* The report borrows the filtered copy and the strings, so they live here. */
+struct pp_cli_report {
+	struct pp_ctx *ctx;
+	struct pp_profile
+	        *filtered;      /* NULL: no filter, the report is on prof */
+	struct filters filters; /* and the header's strings */
+	struct pp_report *rpt;
+};
+
+int pp_cli_report_new(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                      const struct pp_profile *prof, struct pp_cli_report **out)
 {
 	struct pp_report_opts opts = cfg->report;
-	struct pp_report *rpt = NULL;
-	struct pp_atomic_file af = {0};
-	struct pp_profile *filtered = NULL;
-	struct filters f;
-	FILE *out = stdout;
+	struct pp_cli_report *r;
 	int err;
 
+	*out = NULL;
+	r = pp_calloc(ctx, 1, sizeof(*r));
+	if (!r)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	r->ctx = ctx;
 	opts.sample_index = cfg->sample_index;
 	opts.unit = cfg->unit;
 	opts.source_path = cfg->source_path;
 	opts.trim_path = cfg->trim_path;
-	if ((err = filters_init(ctx, cfg, &f)) < 0)
-		goto done;
+	if ((err = filters_init(ctx, cfg, &r->filters)) < 0)
+		goto fail;
 	/* As pprof, filters run per report on a copy, and percentages stay
 	 * those of the unfiltered profile unless -relative_percentages. */
-	if (pp_filter_opts_active(&f.opts)) {
-		if ((err = pp_profile_filter(ctx, prof, &f.opts, &filtered)) <
-		    0)
-			goto done;
+	if (pp_filter_opts_active(&r->filters.opts)) {
+		if ((err = pp_profile_filter(ctx, prof, &r->filters.opts,
+		                             &r->filtered)) < 0)
+			goto fail;
 		if (!cfg->relative_percentages)
 			opts.total_profile = prof;
-		prof = filtered;
+		prof = r->filtered;
 	}
-	opts.active_filters = (const char *const *)f.active;
-	opts.nactive_filters = f.nactive;
-	if ((err = pp_report_new(ctx, prof, &opts, &rpt)) < 0)
-		goto done;
+	opts.active_filters = (const char *const *)r->filters.active;
+	opts.nactive_filters = r->filters.nactive;
+	if ((err = pp_report_new(ctx, prof, &opts, &r->rpt)) < 0)
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	pp_cli_report_free(r);
+	return err;
+}
+
+struct pp_report *pp_cli_report_get(const struct pp_cli_report *r)
+{
+	return r->rpt;
+}
+
+void pp_cli_report_free(struct pp_cli_report *r)
+{
+	if (!r)
+		return;
+	pp_report_free(r->rpt);
+	pp_profile_free(r->filtered);
+	filters_release(r->ctx, &r->filters);
+	pp_free(r->ctx, r);
+}
+
+int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+               const struct pp_command *cmd, const char *arg,
+               const struct pp_profile *prof)
+{
+	struct pp_cli_report *r;
+	int err;
+
+	if ((err = pp_cli_report_new(ctx, cfg, prof, &r)) < 0)
+		return err;
+	err = pp_cli_run_report(ctx, cfg, cmd, arg, r->rpt);
+	pp_cli_report_free(r);
+	return err;
+}
+
+int pp_cli_run_report(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                      const struct pp_command *cmd, const char *arg,
+                      struct pp_report *rpt)
+{
+	struct pp_atomic_file af = {0};
+	FILE *out = stdout;
+	int err = 0;
+
 	if (cfg->output) {
 		if ((err = pp_atomic_open(ctx, cfg->output, &af)) < 0)
 			goto done;
@@ -250,8 +303,5 @@ int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 done:
 	if (err < 0 && af.fp)
 		pp_atomic_abort(ctx, &af);
-	pp_report_free(rpt);
-	pp_profile_free(filtered);
-	filters_release(ctx, &f);
 	return err;
 }

@@ -2,8 +2,9 @@
  * The CLI's pipeline, shared by one-shot commands and the shell:
  *
  *   load     sources -> one profile (read/fetch, decode, merge)
- *   prepare  profile -> the profile reports see (base/diff_base, filters)
- *   run      one command on it, to stdout or to -output FILE atomically
+ *   prepare  profile -> the profile reports see (base/diff_base)
+ *   report   that profile, filtered, -> a report with its aggregate
+ *   run      one command on a report, to stdout or -output FILE atomically
  *
  * Each stage is a function here so that later stages (symbolization,
  * fetching, filters) plug in at one place.
@@ -29,5 +30,24 @@ int pp_cli_prepare(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                const struct pp_command *cmd, const char *arg,
                const struct pp_profile *prof);
+
+/*
+ * A report on prof as cfg shapes it: cfg's filters applied to a copy (pprof
+ * filters per report), then the report and its cached aggregate. Strings
+ * are borrowed from cfg and prof is borrowed: both must outlive it.
+ */
+struct pp_cli_report;
+int pp_cli_report_new(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                      const struct pp_profile *prof,
+                      struct pp_cli_report **out);
+struct pp_report *pp_cli_report_get(const struct pp_cli_report *r);
+void pp_cli_report_free(struct pp_cli_report *r);
+
+/* Run cmd with arg on a report made earlier (the shell keeps one across
+ * commands, so its cached aggregate is reused), writing to stdout or to
+ * cfg->output atomically. */
+int pp_cli_run_report(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                      const struct pp_command *cmd, const char *arg,
+                      struct pp_report *rpt);
 
 #endif

@@ -170,6 +170,92 @@ void pp_cli_config_release(struct pp_cli_config *c)
 	c->sample_index = c->unit = c->output = NULL;
 }
 
+int pp_cli_config_copy(struct pp_cli_config *dst,
+                       const struct pp_cli_config *src)
+{
+	int err = 0;
+
+	*dst = *src;
+	/* Unshare first, so that a failure half way leaves nothing that
+	 * release would free twice. */
+	for (size_t i = 0; i < pp_nsettings; i++)
+		if (pp_settings[i].kind == PP_SET_STRING)
+			*(char **)((char *)dst + pp_settings[i].offset) = NULL;
+	for (size_t i = 0; i < pp_nsettings; i++) {
+		const struct pp_setting *s = &pp_settings[i];
+		const char *v;
+		char **slot;
+
+		if (s->kind != PP_SET_STRING)
+			continue;
+		v = *(char *const *)((const char *)src + s->offset);
+		slot = (char **)((char *)dst + s->offset);
+		if (!v || *slot)
+			continue;
+		if (!(*slot = strdup(v)))
+			err = -1;
+	}
+	if (err < 0)
+		pp_cli_config_release(dst);
+	return err;
+}
+
+void pp_setting_format(const struct pp_setting *s,
+                       const struct pp_cli_config *c, char *buf, size_t size)
+{
+	const char *field = (const char *)c + s->offset;
+
+	switch (s->kind) {
+	case PP_SET_BOOL:
+		snprintf(buf, size, "%s",
+		         *(const bool *)field ? "true" : "false");
+		return;
+	case PP_SET_INT:
+		snprintf(buf, size, "%d", *(const int *)field);
+		return;
+	case PP_SET_FLOAT:
+		snprintf(buf, size, "%g", *(const double *)field);
+		return;
+	case PP_SET_STRING: {
+		const char *v = *(char *const *)field;
+
+		snprintf(buf, size, "%s", v ? v : "");
+		return;
+	}
+	case PP_SET_GRANULARITY:
+		snprintf(buf, size, "%s",
+		         pp_granularity_name(
+		                 *(const enum pp_granularity *)field));
+		return;
+	case PP_SET_SIZE:
+		snprintf(buf, size, "%llu",
+		         (unsigned long long)*(const uint64_t *)field);
+		return;
+	case PP_SET_ALIAS_GRANULARITY:
+		snprintf(buf, size, "%s",
+		         *(const enum pp_granularity *)field ==
+		                         (enum pp_granularity)s->alias_value
+		                 ? "true"
+		                 : "false");
+		return;
+	case PP_SET_ALIAS_SAMPLE_INDEX:
+		snprintf(buf, size, "%s",
+		         *(const unsigned *)field & (1u << s->alias_value)
+		                 ? "true"
+		                 : "false");
+		return;
+	case PP_SET_SORT:
+		snprintf(buf, size, "%s",
+		         *(const bool *)field == (s->alias_value != 0)
+		                 ? "true"
+		                 : "false");
+		return;
+	default:
+		break;
+	}
+	snprintf(buf, size, "?");
+}
+
 const struct pp_setting *pp_setting_find(const char *name)
 {
 	for (size_t i = 0; i < pp_nsettings; i++)

@@ -98,6 +98,22 @@ typedef void (*pp_cli_warn_fn)(void *data, const char *msg);
 int pp_cli_config_resolve(struct pp_cli_config *c, pp_cli_warn_fn warn,
                           void *data);
 
+/*
+ * dst = a deep copy of src (release with pp_cli_config_release): every
+ * string setting of the table is duplicated. -1 on allocation failure
+ * (dst is then released).
+ */
+int pp_cli_config_copy(struct pp_cli_config *dst,
+                       const struct pp_cli_config *src);
+
+/*
+ * The current value of s in c as the shell shows it ("true", "80",
+ * "0.005", "lines", "" for an unset string); for the alias kinds, "true"
+ * if c selects that alias. Truncated to size.
+ */
+void pp_setting_format(const struct pp_setting *s,
+                       const struct pp_cli_config *c, char *buf, size_t size);
+
 /* The help lines for every setting. */
 void pp_settings_print_help(FILE *out);
 

@@ -48,12 +48,35 @@ struct pp_report {
 	/* The calling-context tree, built on first use (flame, folded,
 	 * speedscope) and kept while the options stay the same. */
 	struct pp_tree *tree;
+
+	/* What r->graph, order, kept and the cutoffs were last built for:
+	 * a report repeated with the same key reuses them instead of passing
+	 * over the samples again (the shell's repeated `top`). Cleared by
+	 * pp_report__graph, which every other graph-building path calls. */
+	struct pp_report__cache_key {
+		bool valid;
+		bool visual;
+		bool all_edges;
+		bool trim;
+		bool cum_sort;
+		int nodecount;
+		double nodefraction, edgefraction;
+	} cached;
+	/* How many times the samples were aggregated into a graph (for
+	 * tests and the benchmark of the shell's cache). */
+	unsigned long long graph_builds;
 };
 
 int64_t pp_report__total(const struct pp_report *r);
 void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
                        size_t size);
 int pp_report__trimmed_graph(struct pp_report *r, bool visual);
+/* The cache key of the graph a report asks for now; true if r->graph was
+ * built for it (and is still intact). */
+struct pp_report__cache_key pp_report__cache_key(const struct pp_report *r,
+                                                 bool visual);
+bool pp_report__cache_hit(const struct pp_report *r,
+                          const struct pp_report__cache_key *k);
 int pp_report__compute_names(struct pp_report *r);
 void pp_report__select_output_unit(struct pp_report *r);
 /* fmt.Sprint order of two nodes' infos: pprof's last tie-breaker. */

@@ -81,6 +81,17 @@ void pp_report_free(struct pp_report *r)
 	pp_free(r->ctx, r);
 }
 
+int pp_report_header(struct pp_report *r, FILE *out)
+{
+	pp_report__print_profile_labels(r, out);
+	return ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;
+}
+
+unsigned long long pp_report_graph_builds(const struct pp_report *r)
+{
+	return r->graph_builds;
+}
+
 int64_t pp_report__total(const struct pp_report *r)
 {
 	const struct pp_profile *p =
@@ -138,6 +149,7 @@ int pp_report__tree(struct pp_report *r, const struct pp_tree **out)
 		go.sample_index = r->sample_index;
 		go.granularity = r->opts.granularity;
 		go.noinlines = r->opts.noinlines;
+		r->graph_builds++;
 		if ((err = pp_tree_new(r->ctx, r->prof, &go, &r->tree)) < 0)
 			return err;
 	}
@@ -405,14 +417,46 @@ int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 
 	pp_graph_free(r->graph);
 	r->graph = NULL;
+	r->cached.valid = false;
 	r->output_unit = r->opts.unit;
+	r->graph_builds++;
 	if ((err = pp_graph_new(r->ctx, r->prof, go, &r->graph)) < 0)
 		return err;
 	return pp_report__compute_names(r);
 }
 
+struct pp_report__cache_key pp_report__cache_key(const struct pp_report *r,
+                                                 bool visual)
+{
+	struct pp_report__cache_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.valid = true;
+	k.visual = visual;
+	k.all_edges = r->all_edges;
+	k.trim = r->opts.trim;
+	k.cum_sort = r->opts.cum_sort;
+	k.nodecount = r->opts.nodecount;
+	k.nodefraction = r->opts.nodefraction;
+	k.edgefraction = r->opts.edgefraction;
+	return k;
+}
+
+bool pp_report__cache_hit(const struct pp_report *r,
+                          const struct pp_report__cache_key *k)
+{
+	const struct pp_report__cache_key *c = &r->cached;
+
+	return r->graph && c->valid && c->visual == k->visual &&
+	       c->all_edges == k->all_edges && c->trim == k->trim &&
+	       c->cum_sort == k->cum_sort && c->nodecount == k->nodecount &&
+	       c->nodefraction == k->nodefraction &&
+	       c->edgefraction == k->edgefraction;
+}
+
 int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 {
+	struct pp_report__cache_key key = pp_report__cache_key(r, visual);
 	struct pp_graph_opts go = {0};
 	struct pp_graph *g;
 	int64_t flat_total = 0, node_cutoff, edge_cutoff;
@@ -421,7 +465,8 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 	double edgefraction = r->opts.edgefraction;
 	int err;
 
-	(void)visual;
+	if (pp_report__cache_hit(r, &key))
+		return 0;
 	if (!r->opts.trim) {
 		nodecount = 0;
 		nodefraction = edgefraction = 0;
@@ -495,6 +540,7 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 	r->edge_cutoff = edge_cutoff;
 	trim_edges(r, edge_cutoff);
 	pp_report__select_output_unit(r);
+	r->cached = key;
 	return 0;
 }
 

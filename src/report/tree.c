@@ -122,6 +122,10 @@ int pp_report_tree(struct pp_report *r, const char *symbol, FILE *out)
 	const struct pp_graph *g;
 	int64_t flat_sum = 0;
 	uint32_t matched = 0;
+	/* The report may be asked for other reports afterwards (the shell
+	 * keeps it): this one's defaults must not stick to it. */
+	bool saved_trim = r->opts.trim, saved_all_edges = r->all_edges;
+	int saved_nodecount = r->opts.nodecount;
 	int err;
 
 	if (symbol && (err = pp_regex_compile(r->ctx, "parsing argument regexp",
@@ -177,6 +181,9 @@ int pp_report_tree(struct pp_report *r, const char *symbol, FILE *out)
 	if (r->norder > 0)
 		fprintf(out, "%s\n", SEPARATOR);
 done:
+	r->opts.trim = saved_trim;
+	r->opts.nodecount = saved_nodecount;
+	r->all_edges = saved_all_edges;
 	adjacency_release(r, &adj);
 	pp_regex_free(re);
 	return err;

@@ -551,6 +551,7 @@ done:
 
 int pp_report__visual_graph(struct pp_report *r)
 {
+	struct pp_report__cache_key key = pp_report__cache_key(r, true);
 	struct pp_graph_opts go = {0};
 	struct pp_graph *g;
 	int64_t flat_total = 0, node_cutoff, edge_cutoff;
@@ -559,6 +560,8 @@ int pp_report__visual_graph(struct pp_report *r)
 	double edgefraction = r->opts.edgefraction;
 	int err;
 
+	if (pp_report__cache_hit(r, &key))
+		return 0;
 	if (nodecount < 0)
 		nodecount = 80;
 	if (!r->opts.trim) {
@@ -641,6 +644,7 @@ int pp_report__visual_graph(struct pp_report *r)
 	if ((err = remove_redundant_edges(r)) < 0)
 		return err;
 	pp_report__select_output_unit(r);
+	r->cached = key;
 	return 0;
 }
 

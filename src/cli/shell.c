@@ -1,0 +1,650 @@
+/* The shell's commands: dispatch of one line, settings, help, and the
+ * report kept across commands. Reading lines is shell_edit.c's job. */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/pipeline.h"
+#include "cli/shell.h"
+#include "cli/tokenize.h"
+#include "pprof/report.h"
+#include "pprof/transform.h"
+
+extern char **environ;
+
+struct pp_shell {
+	struct pp_ctx *ctx;
+	const struct pp_profile *prof;
+	/* prof after pprof's merge, made when a report first needs it
+	 * (traces, raw): most sessions never pay for it. */
+	struct pp_profile *merged;
+	struct pp_cli_config cfg;   /* the options now */
+	struct pp_cli_config start; /* the command line's, for reset */
+	/* The kept report, the options it was made with (it borrows their
+	 * strings) and their key (see config_key). */
+	struct pp_cli_report *rpt;
+	struct pp_cli_config rpt_cfg;
+	char *rpt_key;
+	bool failed; /* some command failed (the exit status of scripts) */
+};
+
+const struct pp_shell_builtin pp_shell_builtins[] = {
+        {"help", "[COMMAND|OPTION]", "list the commands, or explain one"},
+        {"options", NULL, "show every option and its value (also: o)"},
+        {"reset", NULL, "restore the options given on the command line"},
+        {"web", NULL,
+         "draw the call graph as SVG and open it in a browser (xdg-open)"},
+        {"webflame", NULL, "the same for the flame graph"},
+        {"quit", NULL, "leave the shell (also: exit, Ctrl-D)"},
+        {"exit", NULL, "leave the shell"},
+};
+const size_t pp_shell_nbuiltins =
+        sizeof(pp_shell_builtins) / sizeof(pp_shell_builtins[0]);
+
+int pp_shell_new(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                 const struct pp_profile *prof, struct pp_shell **out)
+{
+	struct pp_shell *sh = calloc(1, sizeof(*sh));
+
+	*out = NULL;
+	if (!sh)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	sh->ctx = ctx;
+	sh->prof = prof;
+	pp_cli_config_init(&sh->rpt_cfg);
+	if (pp_cli_config_copy(&sh->cfg, cfg) < 0) {
+		free(sh);
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	}
+	if (pp_cli_config_copy(&sh->start, cfg) < 0) {
+		pp_cli_config_release(&sh->cfg);
+		free(sh);
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	}
+	/* As pprof's shell: the header lines once at the start, not above
+	 * every report. */
+	sh->cfg.report.compact_labels = sh->start.report.compact_labels = true;
+	*out = sh;
+	return 0;
+}
+
+void pp_shell_free(struct pp_shell *sh)
+{
+	if (!sh)
+		return;
+	pp_cli_report_free(sh->rpt);
+	pp_profile_free(sh->merged);
+	pp_cli_config_release(&sh->rpt_cfg);
+	pp_cli_config_release(&sh->cfg);
+	pp_cli_config_release(&sh->start);
+	free(sh->rpt_key);
+	free(sh);
+}
+
+static void say_error(struct pp_shell *sh, int err)
+{
+	fprintf(stderr, "%s\n",
+	        sh->ctx->message[0] ? sh->ctx->message : pp_strerror(err));
+	sh->ctx->message[0] = '\0';
+}
+
+/* ---- the kept report ----------------------------------------------------
+ * Keyed on the printed value of every setting but output: a setting added
+ * to the table takes part without the shell knowing it. */
+
+static char *config_key(const struct pp_cli_config *c)
+{
+	size_t cap = 256, len = 0;
+	char *key = malloc(cap), val[512];
+
+	if (!key)
+		return NULL;
+	key[0] = '\0';
+	for (size_t i = 0; i < pp_nsettings; i++) {
+		const struct pp_setting *s = &pp_settings[i];
+		size_t need;
+
+		if (strcmp(s->name, "output") == 0)
+			continue;
+		pp_setting_format(s, c, val, sizeof(val));
+		need = len + strlen(s->name) + strlen(val) + 3;
+		if (need > cap) {
+			char *bigger = realloc(key, 2 * need);
+
+			if (!bigger) {
+				free(key);
+				return NULL;
+			}
+			key = bigger;
+			cap = 2 * need;
+		}
+		len += (size_t)snprintf(key + len, cap - len, "%s=%s\n",
+		                        s->name, val);
+	}
+	return key;
+}
+
+/* The report for options c (of the merged profile if merged): the kept one
+ * if c's key is its key, else a new one (which then is kept). */
+static int get_report(struct pp_shell *sh, const struct pp_cli_config *c,
+                      bool merged, struct pp_report **out)
+{
+	struct pp_cli_report *rpt = NULL;
+	struct pp_cli_config copy;
+	const struct pp_profile *prof = sh->prof;
+	char *key = config_key(c);
+	int err;
+
+	*out = NULL;
+	if (!key)
+		return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
+	if (merged) {
+		struct pp_profile *one = (struct pp_profile *)sh->prof;
+		const char *name = "profile";
+
+		/* The key of a report on the merged profile differs from
+		 * any other by its first character. */
+		key[0] = '+';
+		if (!sh->merged &&
+		    (err = pp_profile_merge(sh->ctx, &one, &name, 1,
+		                            &sh->merged)) < 0) {
+			free(key);
+			return err;
+		}
+		prof = sh->merged;
+	}
+	if (sh->rpt && strcmp(key, sh->rpt_key) == 0) {
+		free(key);
+		*out = pp_cli_report_get(sh->rpt);
+		return 0;
+	}
+	if (pp_cli_config_copy(&copy, c) < 0) {
+		free(key);
+		return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
+	}
+	if ((err = pp_cli_report_new(sh->ctx, &copy, prof, &rpt)) < 0) {
+		pp_cli_config_release(&copy);
+		free(key);
+		return err;
+	}
+	pp_cli_report_free(sh->rpt);
+	pp_cli_config_release(&sh->rpt_cfg);
+	free(sh->rpt_key);
+	sh->rpt = rpt;
+	sh->rpt_cfg = copy;
+	sh->rpt_key = key;
+	*out = pp_cli_report_get(rpt);
+	return 0;
+}
+
+/* ---- settings ------------------------------------------------------------ */
+
+static bool shows_value(const struct pp_setting *s)
+{
+	return s->kind != PP_SET_ALIAS_GRANULARITY &&
+	       s->kind != PP_SET_ALIAS_SAMPLE_INDEX;
+}
+
+static void print_setting(const struct pp_shell *sh, const struct pp_setting *s,
+                          bool with_help)
+{
+	char val[512];
+
+	pp_setting_format(s, &sh->cfg, val, sizeof(val));
+	if (with_help)
+		printf("  %-16s = %-14s %s\n", s->name, val, s->help);
+	else
+		printf("%s = %s\n", s->name, val);
+}
+
+/* Apply name=value (value NULL: a bare flag) to c, as argv would, then
+ * resolve pprof's legacy sample flags. A legacy flag given in the shell
+ * replaces the sample type chosen before it. */
+static int apply_setting(struct pp_shell *sh, struct pp_cli_config *c,
+                         const struct pp_setting *s, const char *value)
+{
+	char msg[256];
+
+	if (s->kind == PP_SET_ALIAS_SAMPLE_INDEX) {
+		free(c->sample_index);
+		c->sample_index = NULL;
+	}
+	if (pp_setting_apply(s, c, value, msg, sizeof(msg)) < 0)
+		return pp_error(sh->ctx, PP_EUSAGE, "%s", msg);
+	if (pp_cli_config_resolve(c, NULL, NULL) < 0)
+		return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* name=value, `name value`, or a bare name (show it; flags: set them). */
+static int set_option(struct pp_shell *sh, const struct pp_setting *s,
+                      const char *value)
+{
+	struct pp_cli_config next;
+	struct pp_report *rpt;
+	int err;
+
+	/* A bare alias (lines, cum, alloc_space) selects itself. */
+	if (!value && !(pp_setting_is_flag(s) && s->kind != PP_SET_BOOL)) {
+		print_setting(sh, s, false);
+		return 0;
+	}
+	if (pp_cli_config_copy(&next, &sh->cfg) < 0)
+		return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
+	if ((err = apply_setting(sh, &next, s, value)) < 0)
+		goto fail;
+	/* Check the new options against the profile now (a sample type it
+	 * lacks, a bad unit), not at the next report: this also makes the
+	 * one recomputation a change costs. */
+	if (strcmp(s->name, "output") != 0 &&
+	    (err = get_report(sh, &next, false, &rpt)) < 0)
+		goto fail;
+	pp_cli_config_release(&sh->cfg);
+	sh->cfg = next;
+	return 0;
+fail:
+	pp_cli_config_release(&next);
+	return err;
+}
+
+/* ---- help ---------------------------------------------------------------- */
+
+static void print_help(void)
+{
+	printf("Commands (each takes [N] [-cum] [-OPTION=VALUE...] "
+	       "[> FILE]):\n");
+	for (size_t i = 0; i < pp_ncommands; i++) {
+		char left[32];
+
+		snprintf(left, sizeof(left), "%s%s", pp_commands[i].name,
+		         pp_commands[i].wants_regex ? " REGEX" : "");
+		printf("  %-20s %s\n", left, pp_commands[i].help);
+	}
+	printf("  %-20s %s\n", "topN", "top with nodecount=N");
+	printf("\nShell:\n");
+	for (size_t i = 0; i < pp_shell_nbuiltins; i++) {
+		char left[32];
+
+		snprintf(left, sizeof(left), "%s%s%s",
+		         pp_shell_builtins[i].name,
+		         pp_shell_builtins[i].args ? " " : "",
+		         pp_shell_builtins[i].args ? pp_shell_builtins[i].args
+		                                   : "");
+		printf("  %-20s %s\n", left, pp_shell_builtins[i].help);
+	}
+	printf("  %-20s %s\n", "NAME=VALUE", "set an option (see options)");
+	printf("  %-20s %s\n", "NAME", "show an option's value");
+}
+
+static int help_one(struct pp_shell *sh, const char *name)
+{
+	const struct pp_command *c;
+	const struct pp_setting *s;
+	int count;
+
+	if ((c = pp_command_find(name, &count))) {
+		printf("%s%s: %s\n", c->name, c->wants_regex ? " REGEX" : "",
+		       c->help);
+		return 0;
+	}
+	for (size_t i = 0; i < pp_shell_nbuiltins; i++)
+		if (strcmp(name, pp_shell_builtins[i].name) == 0) {
+			printf("%s%s%s: %s\n", name,
+			       pp_shell_builtins[i].args ? " " : "",
+			       pp_shell_builtins[i].args
+			               ? pp_shell_builtins[i].args
+			               : "",
+			       pp_shell_builtins[i].help);
+			return 0;
+		}
+	if ((s = pp_setting_find(name))) {
+		printf("%s%s%s: %s\n", s->name, s->arg ? "=" : "",
+		       s->arg ? s->arg : "", s->help);
+		return 0;
+	}
+	return pp_error(sh->ctx, PP_EUSAGE,
+	                "no help for \"%s\": not a command or option", name);
+}
+
+/* ---- reports ------------------------------------------------------------- */
+
+/* Reserve DIR/profileNNN.EXT as pprof names the files it writes for the
+ * shell: the first number not taken. */
+static int reserve_file(struct pp_shell *sh, const char *dir,
+                        const char *prefix, const char *ext, char **out)
+{
+	for (int i = 1; i < 10000; i++) {
+		char path[4096];
+		int fd;
+
+		snprintf(path, sizeof(path), "%s%s%s%03d.%s", dir ? dir : "",
+		         dir ? "/" : "", prefix, i, ext);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd >= 0) {
+			close(fd);
+			if (!(*out = strdup(path)))
+				return pp_error(sh->ctx, PP_ENOMEM,
+				                "out of memory");
+			return 0;
+		}
+		if (errno != EEXIST)
+			return pp_error(sh->ctx, PP_EIO, "%s: %s", path,
+			                strerror(errno));
+	}
+	return pp_error(sh->ctx, PP_EIO, "no free %s file name", ext);
+}
+
+static const char *file_ext(const struct pp_command *cmd)
+{
+	if (strcmp(cmd->name, "proto") == 0)
+		return "pb.gz";
+	if (strcmp(cmd->name, "flame") == 0)
+		return "svg";
+	return cmd->name;
+}
+
+/*
+ * The words after a report command, as pprof's shell reads them: a number
+ * is nodecount, -cum/-flat the order, "> FILE" (or -output=FILE) the
+ * destination, -NAME[=VALUE] any setting for this command only; other
+ * words are focus regexes when there is a focus setting.
+ */
+static int command_args(struct pp_shell *sh, const struct pp_tokens *t,
+                        size_t i, struct pp_cli_config *c)
+{
+	for (; i < t->n; i++) {
+		const char *w = t->v[i];
+		const struct pp_setting *s;
+
+		if (t->redirect[i]) {
+			if (i + 1 >= t->n || t->redirect[i + 1])
+				return pp_error(
+				        sh->ctx, PP_EUSAGE,
+				        "unexpected end of line after >");
+			s = pp_setting_find("output");
+			if (!s)
+				return pp_error(sh->ctx, PP_EUSAGE,
+				                "no output option");
+			if (apply_setting(sh, c, s, t->v[++i]) < 0)
+				return PP_EUSAGE;
+			continue;
+		}
+		if (w[0] >= '0' && w[0] <= '9') {
+			char *end;
+			long n = strtol(w, &end, 10);
+
+			if (*end || n > 1000000000)
+				return pp_error(sh->ctx, PP_EUSAGE,
+				                "invalid node count \"%s\"", w);
+			c->report.nodecount = (int)n;
+			continue;
+		}
+		if (w[0] == '-' && w[1]) {
+			char name[128];
+			const char *body = w + (w[1] == '-' ? 2 : 1);
+			const char *eq = strchr(body, '=');
+			size_t len = eq ? (size_t)(eq - body) : strlen(body);
+			const char *value = eq ? eq + 1 : NULL;
+
+			if (len >= sizeof(name))
+				len = sizeof(name) - 1;
+			memcpy(name, body, len);
+			name[len] = '\0';
+			if (!(s = pp_setting_find(name)))
+				return pp_error(sh->ctx, PP_EUSAGE,
+				                "unknown option -%s", name);
+			if (!value && !pp_setting_is_flag(s)) {
+				if (i + 1 >= t->n)
+					return pp_error(
+					        sh->ctx, PP_EUSAGE,
+					        "option -%s needs a value",
+					        name);
+				value = t->v[++i];
+			}
+			if (apply_setting(sh, c, s, value) < 0)
+				return PP_EUSAGE;
+			continue;
+		}
+		if ((s = pp_setting_find("focus")) &&
+		    s->kind == PP_SET_STRING) {
+			if (apply_setting(sh, c, s, w) < 0)
+				return PP_EUSAGE;
+			continue;
+		}
+		return pp_error(sh->ctx, PP_EUSAGE,
+		                "unexpected argument \"%s\"", w);
+	}
+	return 0;
+}
+
+/* Run cmd with the words after it; *written is set to the file written
+ * (owned by the caller), if any. */
+static int run_report(struct pp_shell *sh, const struct pp_command *cmd,
+                      int count, const struct pp_tokens *t, size_t i,
+                      const char *tmpdir, char **written)
+{
+	struct pp_cli_config c;
+	struct pp_report *rpt;
+	const char *regex = NULL;
+	int err;
+
+	*written = NULL;
+	if (cmd->wants_regex) {
+		if (i >= t->n || t->redirect[i])
+			return pp_error(sh->ctx, PP_EUSAGE,
+			                "command %s requires an argument",
+			                cmd->name);
+		regex = t->v[i++];
+	}
+	if (pp_cli_config_copy(&c, &sh->cfg) < 0)
+		return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
+	if (count >= 0)
+		c.report.nodecount = count;
+	if ((err = command_args(sh, t, i, &c)) < 0)
+		goto done;
+	/* pprof's shell shows ten lines of top unless told otherwise. */
+	if (c.report.nodecount < 0 &&
+	    (strcmp(cmd->name, "top") == 0 || strcmp(cmd->name, "text") == 0))
+		c.report.nodecount = 10;
+	if (!c.output && (cmd->binary || tmpdir)) {
+		/* Binary output never goes to the screen: pprof writes it to
+		 * the next free profileNNN file instead. */
+		if ((err = reserve_file(sh, tmpdir,
+		                        tmpdir ? "pprof-c." : "profile",
+		                        file_ext(cmd), &c.output)) < 0)
+			goto done;
+	}
+	if ((err = get_report(sh, &c, cmd->merged, &rpt)) < 0)
+		goto done;
+	if (c.output)
+		fprintf(stderr, "Generating report in %s\n", c.output);
+	err = pp_cli_run_report(sh->ctx, &c, cmd, regex, rpt);
+	if (err >= 0 && c.output && !(*written = strdup(c.output)))
+		err = pp_error(sh->ctx, PP_ENOMEM, "out of memory");
+	if (err < 0 && c.output && !sh->cfg.output)
+		unlink(c.output); /* the reserved name, if the report failed */
+done:
+	pp_cli_config_release(&c);
+	return err;
+}
+
+/* web, webflame: the picture in a temporary file, opened with xdg-open
+ * when there is a display to open it on; its path printed either way. */
+static int run_web(struct pp_shell *sh, const char *report,
+                   const struct pp_tokens *t)
+{
+	const struct pp_command *cmd;
+	const char *tmpdir = getenv("TMPDIR");
+	char *path = NULL;
+	int count, err;
+
+	if (!(cmd = pp_command_find(report, &count)))
+		return pp_error(sh->ctx, PP_EUNSUPPORTED,
+		                "%s: this build has no %s report", t->v[0],
+		                report);
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	if ((err = run_report(sh, cmd, -1, t, 1, tmpdir, &path)) < 0)
+		return err;
+	if ((getenv("DISPLAY") && *getenv("DISPLAY")) ||
+	    (getenv("WAYLAND_DISPLAY") && *getenv("WAYLAND_DISPLAY"))) {
+		char *argv[] = {(char *)"xdg-open", path, NULL};
+		pid_t pid;
+
+		/* The viewer outlives the command; xdg-open itself returns
+		 * as soon as it has handed the file on, so wait for it. */
+		if (posix_spawnp(&pid, "xdg-open", NULL, NULL, argv, environ) ==
+		    0) {
+			waitpid(pid, NULL, 0);
+		} else {
+			fprintf(stderr,
+			        "could not run xdg-open; open %s "
+			        "in a browser\n",
+			        path);
+		}
+	} else {
+		printf("%s\n", path);
+	}
+	free(path);
+	return 0;
+}
+
+/* ---- one line ------------------------------------------------------------ */
+
+static int dispatch(struct pp_shell *sh, const struct pp_tokens *t, bool *quit)
+{
+	const char *name = t->v[0];
+	const struct pp_command *cmd;
+	const struct pp_setting *s;
+	char *eq, *written = NULL;
+	int count, err;
+
+	if (t->redirect[0])
+		return pp_error(sh->ctx, PP_EUSAGE, "missing command before >");
+	if (strcmp(name, "quit") == 0 || strcmp(name, "exit") == 0) {
+		*quit = true;
+		return 0;
+	}
+	if (strcmp(name, "help") == 0) {
+		if (t->n > 1)
+			return help_one(sh, t->v[1]);
+		print_help();
+		return 0;
+	}
+	if (strcmp(name, "options") == 0 || strcmp(name, "o") == 0) {
+		for (size_t i = 0; i < pp_nsettings; i++)
+			if (shows_value(&pp_settings[i]))
+				print_setting(sh, &pp_settings[i], true);
+		return 0;
+	}
+	if (strcmp(name, "reset") == 0) {
+		struct pp_cli_config c;
+
+		if (pp_cli_config_copy(&c, &sh->start) < 0)
+			return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
+		pp_cli_config_release(&sh->cfg);
+		sh->cfg = c;
+		return 0;
+	}
+	if (strcmp(name, "web") == 0)
+		return run_web(sh, "svg", t);
+	if (strcmp(name, "webflame") == 0)
+		return run_web(sh, "flame", t);
+	/* name=value; also `name = value` and `name value`. */
+	if ((eq = strchr(name, '=')) && eq != name) {
+		char setting[128];
+		size_t len = (size_t)(eq - name);
+
+		if (len >= sizeof(setting) || t->n > 1)
+			return pp_error(sh->ctx, PP_EUSAGE,
+			                "unexpected words after %s", name);
+		memcpy(setting, name, len);
+		setting[len] = '\0';
+		if (!(s = pp_setting_find(setting)))
+			return pp_error(sh->ctx, PP_EUSAGE,
+			                "unknown option \"%s\"", setting);
+		return set_option(sh, s, eq + 1);
+	}
+	if ((cmd = pp_command_find(name, &count))) {
+		err = run_report(sh, cmd, count, t, 1, NULL, &written);
+		free(written);
+		return err;
+	}
+	if ((s = pp_setting_find(name))) {
+		size_t v = 1;
+
+		if (t->n > v && strcmp(t->v[v], "=") == 0)
+			v++;
+		if (t->n > v + 1)
+			return pp_error(sh->ctx, PP_EUSAGE,
+			                "unexpected words after %s", name);
+		if (t->n == v)
+			return set_option(sh, s, NULL);
+		return set_option(sh, s, t->v[v]);
+	}
+	return pp_error(sh->ctx, PP_EUSAGE,
+	                "unrecognized command: \"%s\" (type help for the "
+	                "commands)",
+	                name);
+}
+
+int pp_shell_execute(struct pp_shell *sh, const char *line, bool *quit)
+{
+	struct pp_tokens t;
+	char msg[128];
+	int err;
+
+	*quit = false;
+	sh->ctx->message[0] = '\0';
+	err = pp_tokenize(line, &t, msg, sizeof(msg));
+	if (err < 0) {
+		err = pp_error(sh->ctx, err == -1 ? PP_EUSAGE : PP_ENOMEM, "%s",
+		               msg);
+	} else if (t.n > 0 && t.v[0][0] != '#') {
+		err = dispatch(sh, &t, quit);
+	}
+	pp_tokens_release(&t);
+	fflush(stdout);
+	if (err < 0) {
+		say_error(sh, err);
+		sh->failed = true;
+	}
+	return err;
+}
+
+static int plain_loop(struct pp_shell *sh)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	bool quit = false;
+
+	while (!quit && getline(&line, &cap, stdin) >= 0)
+		pp_shell_execute(sh, line, &quit);
+	free(line);
+	return sh->failed ? 1 : 0;
+}
+
+int pp_shell_run(struct pp_shell *sh)
+{
+	struct pp_report *rpt;
+
+	if (!isatty(STDIN_FILENO))
+		return plain_loop(sh);
+	/* As pprof: the profile's header, then the prompt. */
+	if (get_report(sh, &sh->cfg, false, &rpt) >= 0)
+		pp_report_header(rpt, stderr);
+	else
+		say_error(sh, PP_EUSAGE);
+	fprintf(stderr, "Entering interactive mode (type \"help\" for "
+	                "commands, \"o\" for options)\n");
+	return pp_shell__edit_loop(sh);
+}
+
+const struct pp_profile *pp_shell__profile(const struct pp_shell *sh)
+{
+	return sh->prof;
+}

@@ -1,0 +1,90 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/tokenize.h"
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int pp_tokenize(const char *line, struct pp_tokens *t, char *err,
+                size_t errsize)
+{
+	size_t len = strlen(line), w = 0;
+	const char *p = line;
+
+	memset(t, 0, sizeof(*t));
+	/* No word is longer than the line, and there are at most len + 1
+	 * words (every '>' may be one): size everything once. */
+	t->buf = malloc(2 * len + 2);
+	t->v = calloc(len + 1, sizeof(*t->v));
+	t->redirect = calloc(len + 1, sizeof(*t->redirect));
+	if (!t->buf || !t->v || !t->redirect) {
+		snprintf(err, errsize, "out of memory");
+		return -2;
+	}
+	for (;;) {
+		char quote = 0;
+
+		while (is_blank(*p))
+			p++;
+		if (!*p)
+			return 0;
+		if (*p == '>') {
+			t->redirect[t->n] = true;
+			t->v[t->n++] = t->buf + w;
+			t->buf[w++] = '>';
+			t->buf[w++] = '\0';
+			p++;
+			continue;
+		}
+		t->v[t->n] = t->buf + w;
+		for (; *p; p++) {
+			if (quote == '\'') {
+				if (*p == '\'')
+					quote = 0;
+				else
+					t->buf[w++] = *p;
+				continue;
+			}
+			if (quote == '"') {
+				if (*p == '"')
+					quote = 0;
+				else if (*p == '\\' &&
+				         (p[1] == '"' || p[1] == '\\'))
+					t->buf[w++] = *++p;
+				else
+					t->buf[w++] = *p;
+				continue;
+			}
+			if (is_blank(*p) || *p == '>')
+				break;
+			if (*p == '\'' || *p == '"') {
+				quote = *p;
+			} else if (*p == '\\' && p[1]) {
+				t->buf[w++] = *++p;
+			} else {
+				t->buf[w++] = *p;
+			}
+		}
+		t->buf[w++] = '\0';
+		t->n++;
+		if (quote) {
+			snprintf(err, errsize, "unbalanced %s quote",
+			         quote == '\'' ? "single" : "double");
+			/* The unfinished word is not a word. */
+			t->n--;
+			return -1;
+		}
+	}
+}
+
+void pp_tokens_release(struct pp_tokens *t)
+{
+	free(t->buf);
+	free(t->v);
+	free(t->redirect);
+	memset(t, 0, sizeof(*t));
+}

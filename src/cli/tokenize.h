@@ -1,0 +1,33 @@
+/*
+ * The shell's tokenizer: a line into words, as a POSIX shell would split a
+ * simple command, without expansions.
+ *
+ *   blanks separate words;  'single quotes' keep everything literally;
+ *   "double quotes" keep everything but \" and \\;  a backslash outside
+ *   quotes takes the next character literally;  an unquoted '>' is a word
+ *   of its own (an output redirection: `top>x`, `top > x`, `top >x`).
+ */
+#ifndef PP_CLI_TOKENIZE_H
+#define PP_CLI_TOKENIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pp_tokens {
+	char **v;       /* the words, each NUL-terminated */
+	bool *redirect; /* redirect[i]: v[i] is an unquoted ">" */
+	size_t n;
+	char *buf; /* storage of the words */
+};
+
+/*
+ * Split line into *t (release with pp_tokens_release, also after an
+ * error). An unbalanced quote writes "unbalanced quote" style message to
+ * err and returns -1; t then holds the words read before it. -2 on
+ * allocation failure.
+ */
+int pp_tokenize(const char *line, struct pp_tokens *t, char *err,
+                size_t errsize);
+void pp_tokens_release(struct pp_tokens *t);
+
+#endif

@@ -1,0 +1,139 @@
+/* The report's cached aggregate: a report repeated with unchanged options
+ * passes over the samples no more; a changed option rebuilds once; the
+ * output is the same either way. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pprof/report.h"
+#include "pprof/source.h"
+
+struct fixture {
+	struct pp_ctx ctx;
+	struct pp_profile *prof;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct pp_ctx init = PP_CTX_INIT;
+
+	f->ctx = init;
+	if (pp_source_open(&f->ctx, "testdata/go/cpu.pb.gz", &f->prof) < 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	pp_profile_free(f->prof);
+	free(f);
+	return 0;
+}
+
+/* The output of report fn as a string (owned by the caller). */
+static char *capture(int (*fn)(struct pp_report *, FILE *), struct pp_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(fn(r, out), 0);
+	fclose(out);
+	return buf;
+}
+
+static int tree_report(struct pp_report *r, FILE *out)
+{
+	return pp_report_tree(r, NULL, out);
+}
+
+static void test_report_cache__repeat_costs_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_report_opts opts = PP_REPORT_OPTS_INIT;
+	struct pp_report *r = NULL;
+	char *a, *b, *c;
+
+	assert_int_equal(pp_report_new(&f->ctx, f->prof, &opts, &r), 0);
+	a = capture(pp_report_top, r);
+	assert_int_equal(pp_report_graph_builds(r), 1);
+	b = capture(pp_report_top, r);
+	assert_int_equal(pp_report_graph_builds(r), 1);
+	assert_string_equal(a, b);
+	/* Another report needs its own graph once; then top again rebuilds
+	 * the top graph once, with the same output. */
+	free(capture(tree_report, r));
+	assert_int_equal(pp_report_graph_builds(r), 2);
+	free(capture(tree_report, r));
+	assert_int_equal(pp_report_graph_builds(r), 2);
+	c = capture(pp_report_top, r);
+	assert_int_equal(pp_report_graph_builds(r), 3);
+	assert_string_equal(a, c);
+	free(a);
+	free(b);
+	free(c);
+	pp_report_free(r);
+}
+
+/* A tree (or peek) changes no option of the report it runs on. */
+static void test_report_cache__tree_leaves_options(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_report_opts opts = PP_REPORT_OPTS_INIT;
+	struct pp_report *r = NULL, *fresh = NULL;
+	char *a, *b;
+	FILE *null = fopen("/dev/null", "w");
+
+	assert_non_null(null);
+	assert_int_equal(pp_report_new(&f->ctx, f->prof, &opts, &r), 0);
+	assert_int_equal(pp_report_tree(r, "main\\.mix", null), 0);
+	a = capture(pp_report_top, r);
+	assert_int_equal(pp_report_new(&f->ctx, f->prof, &opts, &fresh), 0);
+	b = capture(pp_report_top, fresh);
+	assert_string_equal(a, b);
+	fclose(null);
+	free(a);
+	free(b);
+	pp_report_free(r);
+	pp_report_free(fresh);
+}
+
+/* dot reuses its own graph too. */
+static void test_report_cache__dot(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_report_opts opts = PP_REPORT_OPTS_INIT;
+	struct pp_report *r = NULL;
+	char *a, *b;
+
+	assert_int_equal(pp_report_new(&f->ctx, f->prof, &opts, &r), 0);
+	a = capture(pp_report_dot, r);
+	b = capture(pp_report_dot, r);
+	assert_int_equal(pp_report_graph_builds(r), 1);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	pp_report_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_report_cache__repeat_costs_nothing),
+	        cmocka_unit_test(test_report_cache__tree_leaves_options),
+	        cmocka_unit_test(test_report_cache__dot),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,83 @@
+/* The shell's tokenizer: quoting, escapes, redirections, unbalanced
+ * quotes reported with the words before them kept. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli/tokenize.h"
+
+/* Words joined with '|', redirections written as "<>". */
+static void joined(const struct pp_tokens *t, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < t->n; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+		                        i ? "|" : "",
+		                        t->redirect[i] ? "<>" : t->v[i]);
+}
+
+static void test_tokenize__words(void **state)
+{
+	static const char *const cases[][2] = {
+	        {"", ""},
+	        {"   \t\n", ""},
+	        {"top", "top"},
+	        {"  top  10 -cum\n", "top|10|-cum"},
+	        {"list 'main\\.f g'", "list|main\\.f g"},
+	        {"list \"a \\\"b\\\" \\\\ \\n\"", "list|a \"b\" \\ \\n"},
+	        {"peek a\\ b", "peek|a b"},
+	        {"top>x", "top|<>|x"},
+	        {"top > 'x y'", "top|<>|x y"},
+	        {"top '>' x", "top|>|x"},
+	        {"focus=''", "focus="},
+	        {"a\"b\"'c'd", "abcd"},
+	};
+	char err[64], out[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pp_tokens t;
+
+		assert_int_equal(pp_tokenize(cases[i][0], &t, err, sizeof(err)),
+		                 0);
+		joined(&t, out, sizeof(out));
+		if (strcmp(out, cases[i][1]) != 0)
+			fail_msg("tokenize(%s) = %s, want %s", cases[i][0], out,
+			         cases[i][1]);
+		pp_tokens_release(&t);
+	}
+}
+
+static void test_tokenize__unbalanced(void **state)
+{
+	struct pp_tokens t;
+	char err[64], out[256];
+
+	(void)state;
+	assert_int_equal(pp_tokenize("list main 'f", &t, err, sizeof(err)), -1);
+	assert_string_equal(err, "unbalanced single quote");
+	joined(&t, out, sizeof(out));
+	assert_string_equal(out, "list|main");
+	pp_tokens_release(&t);
+	assert_int_equal(pp_tokenize("\"", &t, err, sizeof(err)), -1);
+	assert_string_equal(err, "unbalanced double quote");
+	assert_int_equal(t.n, 0);
+	pp_tokens_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_tokenize__words),
+	        cmocka_unit_test(test_tokenize__unbalanced),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
