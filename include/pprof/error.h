@@ -66,14 +66,14 @@ struct pp_ctx {
 	uint64_t max_size;
 	/* Allocation hook; all NULL means malloc/realloc/free. */
 	struct pp_allocator alloc;
+	/* The graphviz context pictures share (see pp_render_release);
+	 * NULL until the first picture. */
+	void *graphviz;
 };
 
-#define PP_CTX_INIT                            \
-	{                                      \
-		{0}, NULL, NULL, 0,            \
-		{                              \
-			NULL, NULL, NULL, NULL \
-		}                              \
+#define PP_CTX_INIT                                                \
+	{                                                          \
+		{0}, NULL, NULL, 0, {NULL, NULL, NULL, NULL}, NULL \
 	}
 
 /* The detail of the last error recorded in ctx ("" when none). */

@@ -93,6 +93,13 @@ int pp_report_dot(struct pp_report *r, FILE *out);
  */
 int pp_report_render(struct pp_report *r, const char *format, FILE *out);
 
+/*
+ * Free the graphviz context that pp_report_render keeps in ctx for every
+ * picture drawn through it. Call it once, when the process draws no more
+ * pictures: graphviz 2.42 cannot start a second context after freeing one.
+ */
+void pp_render_release(struct pp_ctx *ctx);
+
 /* One "root;caller;...;leaf value" line per distinct stack whose value is
  * not zero, children in name order; values in the sample type's own unit.
  * The collapsed format of flamegraph.pl, inferno and speedscope. */

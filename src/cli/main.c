@@ -142,6 +142,7 @@ int main(int argc, char **argv)
 out:
 	pp_profile_free(prepared);
 	pp_profile_free(prof);
+	pp_render_release(&ctx);
 	pp_cli_args_release(&args);
 	return status;
 }

@@ -52,21 +52,25 @@ static void put_svg(const char *svg, size_t len, FILE *out)
 }
 
 /*
- * One graphviz context for the whole process, never freed. NEEDSWORK: this
- * is global state, kept because graphviz 2.42 needs it: its pango plugin
- * remembers, in a static variable, a pointer to the last font name, which
- * lives in the context's font table; after gvFreeContext a second context
- * reads freed memory (ASan: heap-use-after-free in textspan_size on the
- * second picture of a shell session). Reachable through this pointer, the
- * context is not a leak to LeakSanitizer.
+ * Pictures drawn through one ctx share one graphviz context, kept in the
+ * ctx until pp_render_release: graphviz 2.42 cannot draw with a second
+ * context once one has been freed (its pango plugin keeps, in a static
+ * variable, a pointer to the last font name, which lives in the freed
+ * context: ASan's heap-use-after-free on the second picture of a shell
+ * session).
  */
-static GVC_t *graphviz_context(void)
+static GVC_t *graphviz_context(struct pp_ctx *ctx)
 {
-	static GVC_t *gvc;
+	if (!ctx->graphviz)
+		ctx->graphviz = gvContext();
+	return ctx->graphviz;
+}
 
-	if (!gvc)
-		gvc = gvContext();
-	return gvc;
+void pp_render_release(struct pp_ctx *ctx)
+{
+	if (ctx->graphviz)
+		gvFreeContext(ctx->graphviz);
+	ctx->graphviz = NULL;
 }
 
 int pp_report_render(struct pp_report *r, const char *format, FILE *out)
@@ -95,7 +99,7 @@ int pp_report_render(struct pp_report *r, const char *format, FILE *out)
 	/* graphviz reports errors on stderr unless told otherwise; we
 	 * collect them as our own message instead. */
 	agseterr(AGMAX);
-	gvc = graphviz_context();
+	gvc = graphviz_context(r->ctx);
 	if (!gvc) {
 		err = pp_error(r->ctx, PP_ENOMEM, "graphviz: cannot start");
 		goto done;
