@@ -3,6 +3,7 @@
 #include <histedit.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "cli/shell.h"
 #include "util/atomicfile.h"
@@ -200,7 +201,9 @@ int pp_shell__edit_loop(struct pp_shell *sh)
 	el_set(el, EL_HIST, history, h);
 	el_set(el, EL_PROMPT, prompt);
 	el_set(el, EL_CLIENTDATA, sh);
-	el_set(el, EL_ADDFN, "pp-complete", "complete a word", complete);
+	/* The wide form: libedit's narrow EL_ADDFN copies the two strings
+	 * and never frees them. */
+	el_wset(el, EL_ADDFN, L"pp-complete", L"complete a word", complete);
 	el_set(el, EL_BIND, "^I", "pp-complete", NULL);
 	el_source(el, NULL); /* the user's ~/.editrc, if any */
 	while (!quit) {
