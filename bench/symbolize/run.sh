@@ -44,7 +44,7 @@ cc -O2 -std=c11 -D_XOPEN_SOURCE=700 -I"$ROOT/include" -I"$ROOT/src" -o "$drv" "$
 	$(pkg-config --libs libdw libelf libprotobuf-c zlib libdeflate libpcre2-8) -liberty -lm -lpthread
 
 # N distinct addresses in .text.
-read -r start size < <(readelf -SW "$bin" | awk '$2 == ".text" { print $4, $6 }')
+read -r start size < <(readelf -SW "$bin" | awk '{ for (i = 1; i < NF; i++) if ($i == ".text") { print $(i + 2), $(i + 4); exit } }')
 start=$((16#$start))
 size=$((16#$size))
 addrs=$DATA/symbench.addrs

@@ -126,6 +126,7 @@ void pp_symbolize__close(struct pp_ctx *ctx, struct pp_symfile *f)
 	if (!f)
 		return;
 	pp_symbolize__free_index(ctx, f);
+	pp_symbolize__free_units(ctx, f);
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
 	pp_free(ctx, f->segs);

@@ -41,6 +41,20 @@ struct pp_sym {
 	int rank; /* GLOBAL 0, WEAK 1, LOCAL 2: lower wins at one address */
 };
 
+/* Compile units by address (units.c). */
+struct pp_unit_range {
+	uint64_t lo, hi;
+	uint32_t unit;
+};
+
+struct pp_unit_table {
+	bool loaded;
+	Dwarf_Die *units;
+	size_t nunits;
+	struct pp_unit_range *ranges; /* by lo */
+	size_t nranges;
+};
+
 struct pp_segment {
 	uint64_t offset, vaddr, filesz, memsz;
 	bool exec;
@@ -67,6 +81,8 @@ struct pp_symfile {
 	/* Indexed compile units, by unit offset. */
 	struct pp_cu_index **cus;
 	size_t ncus, cap_cus;
+	/* Units by address, when libdw finds none (no .debug_aranges). */
+	struct pp_unit_table units;
 };
 
 struct pp_symbolizer {
@@ -100,6 +116,12 @@ uint64_t pp_symbolize__elf_addr(const struct pp_symfile *f, uint64_t start,
                                 uint64_t limit, uint64_t offset, uint64_t addr);
 /* The ELF machine name ("x86-64", "aarch64", ...) for messages. */
 const char *pp_symbolize__machine_name(int machine);
+
+/* units.c: the unit DIE whose ranges hold addr (NULL: none), for binaries
+ * in which libdw finds no unit by address. */
+int pp_symbolize__unit_die(struct pp_ctx *ctx, struct pp_symfile *f,
+                           uint64_t addr, Dwarf_Die **out);
+void pp_symbolize__free_units(struct pp_ctx *ctx, struct pp_symfile *f);
 
 /* dwarf.c: fill s->frames for ELF address addr of f. */
 void pp_symbolize__free_index(struct pp_ctx *ctx, struct pp_symfile *f);
