@@ -59,14 +59,21 @@ awk -v n="$count" -v size="$size" -v s="$start" 'BEGIN {
 }' >"$addrs"
 head -n "$check" "$addrs" >"$addrs.check"
 
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
-t() { date +%s.%N; }
+# timed OUTVAR CMD...: runs CMD, sets OUTVAR to "WALL CPU" in seconds (CPU:
+# user + system, steadier than wall time on a shared machine).
+timed() {
+	local var=$1 tf
+	shift
+	tf=$(mktemp)
+	{ TIMEFORMAT='%R %U %S'; time "$@"; } 2>"$tf"
+	read -r w u s < <(tail -n 1 "$tf")
+	rm -f "$tf"
+	printf -v "$var" '%s %s' "$w" "$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')"
+}
 
 # Timed runs: everything, output discarded.
-a=$(t); "$drv" "$bin" "$addrs" 2>"$DATA/symbench.log" >/dev/null; b=$(t)
-ours=$(secs "$a" "$b")
-a=$(t); addr2line -f -i -C -e "$bin" <"$addrs" >/dev/null; b=$(t)
-theirs=$(secs "$a" "$b")
+timed ours bash -c '"$0" "$1" "$2" 2>"$3" >/dev/null' "$drv" "$bin" "$addrs" "$DATA/symbench.log"
+timed theirs bash -c 'addr2line -f -i -C -e "$0" <"$1" >/dev/null' "$bin" "$addrs"
 
 # Same answers on the check sample: every frame's function, the file's
 # base name and the line. addr2line's "(discriminator N)" is not part of
@@ -81,12 +88,14 @@ same_addrs=$(awk '/^0x/ { if (a) print a; a = $0; next } { a = a "|" $0 } END { 
 	awk '/^0x/ { if (a) print a; a = $0; next } { a = a "|" $0 } END { print a }' "$DATA/addr2line.txt" >"$DATA/a.k"
 	paste -d'\n' "$DATA/o.k" "$DATA/a.k" | awk 'NR % 2 { x = $0; next } x == $0 { n++ } END { print n + 0 }')
 frames=$(sed -n 's/.* \([0-9]*\) frames.*/\1/p' "$DATA/symbench.log")
-speedup=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.1f", b / (a > 0 ? a : 0.001) }')
-echo "| binary | text | addresses | frames | pprof-c (libdw) | addr2line -f -i -C | speed-up | identical answers |"
+read -r ours_wall ours_cpu <<<"$ours"
+read -r theirs_wall theirs_cpu <<<"$theirs"
+speedup=$(awk -v a="$ours_cpu" -v b="$theirs_cpu" 'BEGIN { printf "%.1f", b / (a > 0 ? a : 0.001) }')
+echo "| binary | text | addresses | frames | pprof-c (libdw) wall / cpu | addr2line -f -i -C wall / cpu | speed-up (cpu) | identical answers |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
-printf '| %s (%s MB file) | %s MB | %s | %s | %s s | %s s | %sx | %s of %s |\n' \
+printf '| %s (%s MB file) | %s MB | %s | %s | %s s / %s s | %s s / %s s | %sx | %s of %s |\n' \
 	"$(basename "$bin")" "$(( $(stat -c %s "$bin") / 1048576 ))" "$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576 }')" \
-	"$count" "$frames" "$ours" "$theirs" "$speedup" "$same_addrs" "$check"
+	"$count" "$frames" "$ours_wall" "$ours_cpu" "$theirs_wall" "$theirs_cpu" "$speedup" "$same_addrs" "$check"
 if [ "$differ" -ne 0 ]; then
 	echo
 	echo "answers differ on $((check - same_addrs)) of $check addresses (diff $DATA/addr2line.txt $DATA/ours.txt)" >&2

@@ -1,8 +1,9 @@
 /*
  * symbench BIN ADDRS [--print]: resolve every ELF address in the file ADDRS
  * (hex, one a line) in BIN with libpprof's symbolizer, as pprof-c does for a
- * profile: one symbolizer, each address looked up once, full inline chains,
- * C++ names demangled in full. Prints the time taken to stderr; with
+ * profile: one symbolizer, each address looked up once and in address order
+ * (as pp_symbolize orders a profile's locations), full inline chains, C++
+ * names demangled in full. Prints the time taken to stderr; with
  * --print, also the answers on stdout in `addr2line -a -f -i -C`'s layout,
  * so the two can be compared line by line.
  */
@@ -13,6 +14,13 @@
 #include <time.h>
 
 #include "pprof/symbolize.h"
+
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 static double now(void)
 {
@@ -54,6 +62,9 @@ int main(int argc, char **argv)
 	fclose(fp);
 	o.demangle = PP_DEMANGLE_FULL;
 	t0 = now();
+	/* --print keeps the file's order, to compare with addr2line's. */
+	if (!print)
+		qsort(addrs, n, sizeof(*addrs), by_value);
 	if (pp_symbolizer_new(&ctx, &o, &s) < 0)
 		return 1;
 	for (size_t i = 0; i < n; i++) {

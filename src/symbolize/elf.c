@@ -114,6 +114,8 @@ static int open_file(struct pp_symbolizer *s, struct pp_symfile *f)
 	f->machine = eh.e_machine;
 	if ((err = load_segments(ctx, f, elf)) < 0)
 		return err;
+	if ((err = pp_symbolize__inflate_debug(ctx, f, elf)) < 0)
+		return err;
 	n = dwfl_module_build_id(f->mod, &bits, &vaddr);
 	for (int i = 0; i < n && i < 64; i++)
 		snprintf(f->build_id + 2 * i, 3, "%02x", bits[i]);
@@ -129,6 +131,7 @@ void pp_symbolize__close(struct pp_ctx *ctx, struct pp_symfile *f)
 	pp_symbolize__free_units(ctx, f);
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
+	pp_symbolize__free_inflated(ctx, f);
 	pp_free(ctx, f->segs);
 	pp_free(ctx, f->syms);
 	pp_free(ctx, f->path);

@@ -83,6 +83,9 @@ struct pp_symfile {
 	size_t ncus, cap_cus;
 	/* Units by address, when libdw finds none (no .debug_aranges). */
 	struct pp_unit_table units;
+	/* Debug sections inflated by inflate.c; freed after dwfl_end. */
+	void **inflated;
+	size_t ninflated, cap_inflated;
 };
 
 struct pp_symbolizer {
@@ -122,6 +125,12 @@ const char *pp_symbolize__machine_name(int machine);
 int pp_symbolize__unit_die(struct pp_ctx *ctx, struct pp_symfile *f,
                            uint64_t addr, Dwarf_Die **out);
 void pp_symbolize__free_units(struct pp_ctx *ctx, struct pp_symfile *f);
+
+/* inflate.c: inflate elf's zlib-compressed .debug_* sections in memory
+ * with libdeflate before libdw reads them; the buffers are f's. */
+int pp_symbolize__inflate_debug(struct pp_ctx *ctx, struct pp_symfile *f,
+                                Elf *elf);
+void pp_symbolize__free_inflated(struct pp_ctx *ctx, struct pp_symfile *f);
 
 /* dwarf.c: fill s->frames for ELF address addr of f. */
 void pp_symbolize__free_index(struct pp_ctx *ctx, struct pp_symfile *f);

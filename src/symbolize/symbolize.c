@@ -2,6 +2,7 @@
  * options. */
 #include <elf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "symbolize/internal.h"
@@ -320,6 +321,41 @@ static bool wants_symbols(const struct pp_profile *p, uint32_t m, bool force)
 	return force || !p->mappings[m].has_functions;
 }
 
+struct located {
+	uint32_t mapping, loc;
+	uint64_t address;
+};
+
+static int location_order(const void *a, const void *b)
+{
+	const struct located *x = a, *y = b;
+
+	if (x->mapping != y->mapping)
+		return x->mapping < y->mapping ? -1 : 1;
+	return x->address < y->address ? -1 : x->address > y->address;
+}
+
+/* The indices of p's locations by mapping and address. */
+static uint32_t *by_address(struct pp_ctx *ctx, const struct pp_profile *p)
+{
+	struct located *v = pp_calloc(ctx, p->nlocations + 1, sizeof(*v));
+	uint32_t *order = pp_calloc(ctx, p->nlocations + 1, sizeof(*order));
+
+	if (!v || !order) {
+		pp_free(ctx, v);
+		pp_free(ctx, order);
+		return NULL;
+	}
+	for (uint32_t l = 0; l < p->nlocations; l++)
+		v[l] = (struct located){p->locations[l].mapping, l,
+		                        p->locations[l].address};
+	qsort(v, p->nlocations, sizeof(*v), location_order);
+	for (uint32_t l = 0; l < p->nlocations; l++)
+		order[l] = v[l].loc;
+	pp_free(ctx, v);
+	return order;
+}
+
 int pp_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
                  const struct pp_symbolize_opts *opts)
 {
@@ -327,6 +363,7 @@ int pp_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
 	struct pp_symfile **files = NULL;
 	struct fn_table fns = {NULL, NULL, NULL, 0, 0};
 	bool *todo = NULL;
+	uint32_t *order = NULL;
 	int err;
 
 	if (opts->none || p->nmappings == 0)
@@ -368,8 +405,15 @@ int pp_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
 		warn_file(s, files[m], file[0] ? file : "(main)");
 	}
 	/* Each location once; legacy readers and pprof give one location per
-	 * address and mapping, so this is one lookup per unique address. */
-	for (uint32_t l = 0; l < p->nlocations; l++) {
+	 * address and mapping, so this is one lookup per unique address. In
+	 * address order: each lookup's binary searches and line table then
+	 * start where the last one left off, in cache. */
+	if (!(order = by_address(ctx, p))) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (uint32_t i = 0; i < p->nlocations; i++) {
+		uint32_t l = order[i];
 		struct pp_location *loc = &p->locations[l];
 		const struct pp_mapping *m;
 		struct pp_symfile *f;
@@ -393,6 +437,7 @@ done:
 	pp_free(ctx, fns.vals);
 	pp_free(ctx, todo);
 	pp_free(ctx, files);
+	pp_free(ctx, order);
 	pp_symbolizer_free(s);
 	return err;
 }
