@@ -32,6 +32,8 @@ static void print_help(FILE *out)
 	        "usage: pprof-c [options] COMMAND [ARG] [options] [BINARY] "
 	        "PROFILE...\n"
 	        "       pprof-c [options] -COMMAND[=ARG] [BINARY] PROFILE...\n"
+	        "       pprof-c [options] [BINARY] PROFILE...   (the "
+	        "interactive shell)\n"
 	        "\n"
 	        "Analyze pprof profiles (profile.proto, gzip'd or not) and "
 	        "print reports\nas `go tool pprof` does. Several profiles are "
@@ -51,7 +53,8 @@ static void print_help(FILE *out)
 	fprintf(out, "  %-26s %s\n", "-h, --help", "show this help");
 	fprintf(out, "  %-26s %s\n", "--version", "show the version");
 	fprintf(out, "\nExit status: 0 success, 1 bad input or failed write, "
-	             "2 usage error.\nSee pprof-c(1) for details.\n");
+	             "2 usage error, 3 a broken check rule.\nSee pprof-c(1) "
+	             "for details.\n");
 }
 
 static int run_shell(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
