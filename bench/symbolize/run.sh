@@ -75,29 +75,56 @@ timed() {
 timed ours bash -c '"$0" "$1" "$2" 2>"$3" >/dev/null' "$drv" "$bin" "$addrs" "$DATA/symbench.log"
 timed theirs bash -c 'addr2line -f -i -C -e "$0" <"$1" >/dev/null' "$bin" "$addrs"
 
+# llvm-symbolizer, when installed (Debian's llvm package): a second
+# reference, for speed and for answers, since addr2line misnames some
+# inlined frames (see RESULTS.md).
+llvm=$(command -v llvm-symbolizer || true)
+llvm_args=(--obj="$bin" --inlining --output-style=GNU --demangle --debug-file-directory=/usr/lib/debug)
+if [ -n "$llvm" ]; then
+	timed llvmt bash -c '"$0" "${@:2}" <"$1" >/dev/null' "$llvm" "$addrs" "${llvm_args[@]}"
+fi
+
 # Same answers on the check sample: every frame's function, the file's
 # base name and the line. addr2line's "(discriminator N)" is not part of
 # the line; "??:?" and "??:0" both mean unknown. Directories are left out
 # because binutils 2.40 joins DWARF 5 directory entries to the compile
 # directory twice (glibc: ./argp/./argp/argp-help.c for argp/argp-help.c).
 norm() { sed -e 's/ (discriminator [0-9]*)$//' -e 's/^??:?$/??:0/' -e 's|^[^ ]*/\([^/ ]*:[0-9?]*\)$|\1|'; }
+# Addresses as addr2line -a prints them: 0x and 16 digits.
+pad() { awk '/^0x[0-9a-f]+$/ { printf "0x%016s\n", substr($0, 3); next } { print }' | sed '/^0x/ s/ /0/g'; }
 "$drv" "$bin" "$addrs.check" --print 2>/dev/null | norm >"$DATA/ours.txt"
 addr2line -a -f -i -C -e "$bin" <"$addrs.check" | norm >"$DATA/addr2line.txt"
+if [ -n "$llvm" ]; then
+	"$llvm" -a "${llvm_args[@]}" <"$addrs.check" | sed '/^$/d' | pad | norm >"$DATA/llvm.txt"
+fi
+# same REFERENCE: how many addresses have all frames as in REFERENCE.
+same() {
+	awk '/^0x/ { if (a) print a; a = $0; next } { a = a "|" $0 } END { print a }' "$DATA/ours.txt" >"$DATA/o.k"
+	awk '/^0x/ { if (a) print a; a = $0; next } { a = a "|" $0 } END { print a }' "$1" >"$DATA/a.k"
+	paste -d'\n' "$DATA/o.k" "$DATA/a.k" | awk 'NR % 2 { x = $0; next } x == $0 { n++ } END { print n + 0 }'
+}
 differ=$(diff "$DATA/addr2line.txt" "$DATA/ours.txt" | grep -c '^[<>]' || true)
-same_addrs=$(awk '/^0x/ { if (a) print a; a = $0; next } { a = a "|" $0 } END { print a }' "$DATA/ours.txt" >"$DATA/o.k"
-	awk '/^0x/ { if (a) print a; a = $0; next } { a = a "|" $0 } END { print a }' "$DATA/addr2line.txt" >"$DATA/a.k"
-	paste -d'\n' "$DATA/o.k" "$DATA/a.k" | awk 'NR % 2 { x = $0; next } x == $0 { n++ } END { print n + 0 }')
+same_addrs=$(same "$DATA/addr2line.txt")
 frames=$(sed -n 's/.* \([0-9]*\) frames.*/\1/p' "$DATA/symbench.log")
 read -r ours_wall ours_cpu <<<"$ours"
 read -r theirs_wall theirs_cpu <<<"$theirs"
 speedup=$(awk -v a="$ours_cpu" -v b="$theirs_cpu" 'BEGIN { printf "%.1f", b / (a > 0 ? a : 0.001) }')
-echo "| binary | text | addresses | frames | pprof-c (libdw) wall / cpu | addr2line -f -i -C wall / cpu | speed-up (cpu) | identical answers |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
-printf '| %s (%s MB file) | %s MB | %s | %s | %s s / %s s | %s s / %s s | %sx | %s of %s |\n' \
-	"$(basename "$bin")" "$(( $(stat -c %s "$bin") / 1048576 ))" "$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576 }')" \
-	"$count" "$frames" "$ours_wall" "$ours_cpu" "$theirs_wall" "$theirs_cpu" "$speedup" "$same_addrs" "$check"
+echo "| binary | text | addresses | frames | pprof-c (libdw) wall / cpu | reference | its wall / cpu | speed-up (cpu) | identical answers |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+row() { # REFERENCE WALL CPU SAME
+	printf '| %s (%s MB file) | %s MB | %s | %s | %s s / %s s | %s | %s s / %s s | %sx | %s of %s |\n' \
+		"$(basename "$bin")" "$(( $(stat -c %s "$bin") / 1048576 ))" "$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576 }')" \
+		"$count" "$frames" "$ours_wall" "$ours_cpu" "$1" "$2" "$3" \
+		"$(awk -v a="$ours_cpu" -v b="$3" 'BEGIN { printf "%.1f", b / (a > 0 ? a : 0.001) }')" "$4" "$check"
+}
+row "addr2line -f -i -C" "$theirs_wall" "$theirs_cpu" "$same_addrs"
+if [ -n "$llvm" ]; then
+	read -r llvm_wall llvm_cpu <<<"$llvmt"
+	row "llvm-symbolizer --inlining" "$llvm_wall" "$llvm_cpu" "$(same "$DATA/llvm.txt")"
+fi
+: "$speedup"
 if [ "$differ" -ne 0 ]; then
 	echo
-	echo "answers differ on $((check - same_addrs)) of $check addresses (diff $DATA/addr2line.txt $DATA/ours.txt)" >&2
+	echo "answers differ from addr2line's on $((check - same_addrs)) of $check addresses (diff $DATA/addr2line.txt $DATA/ours.txt)" >&2
 	exit 1
 fi
