@@ -96,10 +96,12 @@ pad() { awk '/^0x[0-9a-f]+$/ { printf "0x%016s\n", substr($0, 3); next } { print
 addr2line -a -f -i -C -e "$bin" <"$addrs.check" | norm >"$DATA/addr2line.txt"
 if [ -n "$llvm" ]; then
 	"$llvm" -a "${llvm_args[@]}" <"$addrs.check" | sed '/^$/d' | pad | norm >"$DATA/llvm.txt"
+	# LLVM's demangler spells libiberty's {lambda(ARGS)#N} 'lambda'(ARGS).
+	sed -E "s/\{lambda\(([^()]*)\)#[0-9]+\}/'lambda'(\1)/g" "$DATA/ours.txt" >"$DATA/ours.llvm.txt"
 fi
-# same REFERENCE: how many addresses have all frames as in REFERENCE.
+# same REFERENCE [OURS]: how many addresses have all frames as in REFERENCE.
 same() {
-	awk '/^0x/ { if (a) print a; a = $0; next } { a = a "|" $0 } END { print a }' "$DATA/ours.txt" >"$DATA/o.k"
+	awk '/^0x/ { if (a) print a; a = $0; next } { a = a "|" $0 } END { print a }' "${2:-$DATA/ours.txt}" >"$DATA/o.k"
 	awk '/^0x/ { if (a) print a; a = $0; next } { a = a "|" $0 } END { print a }' "$1" >"$DATA/a.k"
 	paste -d'\n' "$DATA/o.k" "$DATA/a.k" | awk 'NR % 2 { x = $0; next } x == $0 { n++ } END { print n + 0 }'
 }
@@ -120,7 +122,7 @@ row() { # REFERENCE WALL CPU SAME
 row "addr2line -f -i -C" "$theirs_wall" "$theirs_cpu" "$same_addrs"
 if [ -n "$llvm" ]; then
 	read -r llvm_wall llvm_cpu <<<"$llvmt"
-	row "llvm-symbolizer --inlining" "$llvm_wall" "$llvm_cpu" "$(same "$DATA/llvm.txt")"
+	row "llvm-symbolizer --inlining" "$llvm_wall" "$llvm_cpu" "$(same "$DATA/llvm.txt" "$DATA/ours.llvm.txt")"
 fi
 : "$speedup"
 if [ "$differ" -ne 0 ]; then

@@ -530,20 +530,21 @@ int pp_symbolize__frames(struct pp_symbolizer *s, struct pp_symfile *f,
 		return err;
 	go = cu && dwarf_srclang(cu) == DW_LANG_Go;
 	k = x ? innermost(x, addr - bias) : UINT32_MAX;
-	for (bool first = true; k != UINT32_MAX; k = x->dies[k].parent) {
+	for (; k != UINT32_MAX; k = x->dies[k].parent) {
 		Dwarf_Die *d = &x->dies[k].die;
 		const char *name = die_function_name(d);
 
-		/* As binutils: a function that DWARF knows by its plain name
-		 * only (a lambda's operator(), std::function's _M_manager)
-		 * takes the mangled name of the ELF symbol that starts where
-		 * it does. Plain C names stay: libc's symbol tables hold
-		 * several aliases per address. */
-		if (first && symname && symname[0] == '_' &&
+		/* As binutils and llvm-symbolizer: an out-of-line function
+		 * that DWARF knows by its plain name only (a lambda's
+		 * operator(), a template instantiated for a lambda) takes the
+		 * mangled name of the ELF symbol that starts where it does.
+		 * Plain C names stay: libc's symbol tables hold several
+		 * aliases per address. */
+		if (dwarf_tag(d) != DW_TAG_inlined_subroutine && symname &&
+		    symname[0] == '_' &&
 		    (symname[1] == 'Z' || symname[1] == 'R') &&
 		    !has_linkage_name(d) && sym->lo == x->dies[k].entry + bias)
 			name = symname;
-		first = false;
 		/* An out-of-line function whose name DWARF cannot give (say,
 		 * one in a dwz supplementary file that is not installed) is
 		 * the symbol that holds the address. */
