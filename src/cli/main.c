@@ -7,6 +7,7 @@
 #include "cli/args.h"
 #include "cli/check.h"
 #include "cli/exitcodes.h"
+#include "cli/fetch.h"
 #include "cli/pipeline.h"
 #include "cli/shell.h"
 
@@ -105,6 +106,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ctx.max_size = args.config.max_size;
+	if (pp_cli_fetch_init(&ctx, &args.config, args.sources, args.nsources) <
+	    0) {
+		fprintf(stderr, "pprof-c: %s\n", ctx.message);
+		status = PP_EXIT_INPUT;
+		goto out;
+	}
 	if (args.command && !args.command->run) {
 		size_t nbroken = 0;
 
@@ -146,6 +153,7 @@ out:
 	pp_profile_free(prepared);
 	pp_profile_free(prof);
 	pp_render_release(&ctx);
+	pp_cli_fetch_cleanup();
 	pp_cli_args_release(&args);
 	return status;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/fetch.h"
 #include "cli/pipeline.h"
 #include "pprof/report.h"
 #include "pprof/source.h"
@@ -53,6 +54,7 @@ int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	struct pp_profile **profs;
 	const char *executable = NULL;
 	size_t n;
+	bool remote = false;
 	int err = 0;
 
 	*out = NULL;
@@ -68,7 +70,8 @@ int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	if (!profs)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
 	for (n = 0; n < nsources; n++)
-		if ((err = pp_source_open(ctx, sources[n], &profs[n])) < 0)
+		if ((err = pp_cli_open_source(ctx, cfg, sources[n], &profs[n],
+		                              &remote)) < 0)
 			goto done;
 	if (nsources == 1 && !cfg->merge_one) {
 		*out = profs[0];
@@ -84,6 +87,9 @@ int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 		pp_profile_free(*out);
 		*out = NULL;
 	}
+	/* As pprof: what came over HTTP is kept, symbolized. */
+	if (err >= 0 && remote)
+		pp_cli_save_fetched(ctx, *out);
 done:
 	for (size_t i = 0; i < nsources; i++)
 		pp_profile_free(profs[i]);

@@ -110,6 +110,10 @@ const struct pp_setting pp_settings[] = {
         {"max_share", PP_SET_CHECK_RULE, OFF(rules), 0, "REGEX=PCT",
          "check: fail when a matching function's cum share exceeds PCT "
          "(repeatable)"},
+        {"seconds", PP_SET_INT, OFF(seconds), 0, "N",
+         "URLs: collect the profile for N seconds (sets ?seconds=N)"},
+        {"timeout", PP_SET_INT, OFF(timeout), 0, "N",
+         "URLs: give up after N+5 seconds (1.5 x seconds, or 60)"},
         {"max-size", PP_SET_SIZE, OFF(max_size), 0, "BYTES",
          "refuse profiles larger than BYTES decompressed (4G); k/M/G ok"},
         {"total_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 0, NULL,

@@ -23,6 +23,8 @@ struct pp_cli_config {
 	char *trim_path;   /* list: prefixes cut off source file names */
 	char *symbolize;   /* pprof's -symbolize value; NULL = local */
 	uint64_t max_size; /* 0 = default */
+	/* Fetching over HTTP: pprof's -seconds and -timeout; 0 = unset. */
+	int seconds, timeout;
 	/* Filters (owned copies; NULL = unset), as pprof/transform.h. */
 	char *focus, *ignore, *hide, *show, *show_from, *prune_from;
 	char *tagfocus, *tagignore, *tagshow, *taghide;

@@ -1,4 +1,6 @@
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/path.h"
 
@@ -95,4 +97,41 @@ pp_str pp_path_clean_str(struct pp_ctx *ctx, const struct pp_profile *p,
 	if (buf != small)
 		pp_free(ctx, buf);
 	return out;
+}
+
+int pp_path_mkdir_all(const char *path, unsigned mode)
+{
+	char buf[4096];
+	size_t len = strlen(path);
+	struct stat st;
+
+	if (len == 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (len >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, len + 1);
+	/* Each prefix ending before a '/', then the whole path. */
+	for (size_t i = 1; i <= len; i++) {
+		if (i < len && buf[i] != '/')
+			continue;
+		if (i < len && buf[i - 1] == '/')
+			continue;
+		buf[i] = '\0';
+		if (stat(buf, &st) != 0) {
+			if (mkdir(buf, (mode_t)mode) != 0 &&
+			    !(errno == EEXIST && stat(buf, &st) == 0 &&
+			      S_ISDIR(st.st_mode)))
+				return -1;
+		} else if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			return -1;
+		}
+		if (i < len)
+			buf[i] = '/';
+	}
+	return 0;
 }

@@ -1,0 +1,119 @@
+/*
+ * Fetching profiles over HTTP(S), as `go tool pprof URL` does, with
+ * libcurl; and saving a fetched profile under pprof's name.
+ *
+ * A source is a URL when pprof would take it for one (its adjustURL): it
+ * parses as a URL with a host, as is or with "http://" put in front, so
+ * `http://host:6060/debug/pprof/heap`, `host:6060` and `host:6060/path`
+ * are URLs and `cpu.pb.gz` or `dir/a:b` are not. Then, as pprof:
+ *
+ *   - an empty path (or "/") becomes /debug/pprof/profile, Go's CPU
+ *     profile handler;
+ *   - seconds > 0 sets the query's `seconds` (net/http/pprof's duration of
+ *     a CPU profile or trace, and of a delta heap, allocs, goroutine,
+ *     mutex, block or threadcreate profile); otherwise the URL's own
+ *     `seconds`, if any, only sizes the timeout;
+ *   - the query is re-encoded in Go's order (keys sorted, values escaped);
+ *   - the timeout is the one given, else 1.5 x the duration, else 60 s, and
+ *     the whole fetch may take 5 s more than it.
+ *
+ * `https+insecure://` fetches over HTTPS without checking the server's
+ * certificate, as Go's pprof. Credentials in a URL (`user:password@host`)
+ * are sent, but never appear in a message, a progress line or a file name:
+ * every URL shown is pp_fetch_url.shown, which leaves them out.
+ *
+ * Errors name the URL (shown) and what went wrong in one line:
+ * "connection refused", "could not resolve host example.invalid",
+ * "timed out after 65 s", "server response: 404 Not Found - Unknown
+ * profile" (the status and the first line of the body), "unrecognized
+ * profile format", "truncated gzip stream". The body is capped at
+ * ctx->max_size, compressed and decompressed.
+ */
+#ifndef PPROF_FETCH_H
+#define PPROF_FETCH_H
+
+#include <stdbool.h>
+
+#include "pprof/profile.h"
+
+/* A source that is a URL, adjusted as pprof adjusts it. */
+struct pp_fetch_url {
+	char *url;       /* what is fetched, credentials included (owned) */
+	char *shown;     /* the same without user:password@ (owned) */
+	int seconds;     /* the duration asked with -seconds; 0: none */
+	bool insecure;   /* https+insecure: the certificate is not checked */
+	long timeout_ms; /* pprof's timeout; the fetch may take 5 s more */
+};
+
+/*
+ * If source is a URL (see above), fill *out (release with
+ * pp_fetch_url_release) and return 1; if it is not, return 0 with *out
+ * zeroed. seconds and timeout are pprof's -seconds and -timeout (0 or less:
+ * not given). Fails only with PP_ENOMEM.
+ */
+int pp_fetch_adjust_url(struct pp_ctx *ctx, const char *source, int seconds,
+                        int timeout, struct pp_fetch_url *out);
+void pp_fetch_url_release(struct pp_ctx *ctx, struct pp_fetch_url *u);
+
+/* True if pp_fetch_adjust_url would take source for a URL. */
+bool pp_fetch_is_url(const char *source);
+
+/* Progress lines, without a newline. */
+typedef void (*pp_fetch_progress_fn)(void *data, const char *msg);
+
+struct pp_fetch_opts {
+	int seconds; /* pprof's -seconds; 0: the URL's own */
+	int timeout; /* pprof's -timeout, in seconds; 0: pprof's default */
+	/* Called with pprof's lines "Fetching profile over HTTP from URL"
+	 * and, when seconds > 0, "Please wait... (30s)". NULL: silent. */
+	pp_fetch_progress_fn progress;
+	void *progress_data;
+};
+
+#define PP_FETCH_OPTS_INIT       \
+	{                        \
+		0, 0, NULL, NULL \
+	}
+
+/*
+ * Fetch the profile at URL source over HTTP(S) and decode it (gzip'd or
+ * not, profile.proto or a legacy format), streaming a gzip'd body through
+ * zlib as it arrives. source must be a URL (pp_fetch_is_url); PP_EUSAGE
+ * if not. Errors: PP_EFETCH for the transfer and the server's answer,
+ * PP_ELIMIT over ctx->max_size, PP_EFORMAT for a body that is not a
+ * profile, PP_ENOMEM.
+ */
+int pp_fetch_profile(struct pp_ctx *ctx, const char *source,
+                     const struct pp_fetch_opts *opts, struct pp_profile **out);
+
+/*
+ * libcurl's process-wide setup and teardown: call init once before the
+ * first fetch while no other thread runs (it loads TLS), and cleanup once
+ * at the end (it accepts an init that never happened). PP_EFETCH if libcurl
+ * cannot start.
+ */
+int pp_fetch_global_init(struct pp_ctx *ctx);
+void pp_fetch_global_cleanup(void);
+
+/*
+ * The start of the name pprof saves a fetched profile under:
+ * "pprof.", the base name of the first mapping's file and ".", if it has
+ * one, then each sample type followed by "." ("pprof.server.samples.cpu.").
+ * Unlike pprof, a '/' or control character from the profile becomes '_'
+ * (a hostile server cannot write outside the directory), and the name is
+ * cut to leave room for the number and suffix. *out: pp_free.
+ */
+int pp_fetch_save_prefix(struct pp_ctx *ctx, const struct pp_profile *p,
+                         char **out);
+
+/*
+ * Save p, gzip'd, as DIR/PREFIXNNN.pb.gz with PREFIX from
+ * pp_fetch_save_prefix and NNN (001 to 9999) the first number not taken,
+ * written to a temporary file first and linked into place, so the name
+ * appears only with the whole profile in it and no file is ever replaced.
+ * dir must exist. *path_out (pp_free) is the file's name.
+ */
+int pp_fetch_save(struct pp_ctx *ctx, const struct pp_profile *p,
+                  const char *dir, char **path_out);
+
+#endif

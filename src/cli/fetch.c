@@ -1,0 +1,79 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/fetch.h"
+#include "pprof/fetch.h"
+#include "pprof/source.h"
+#include "util/path.h"
+
+int pp_cli_fetch_init(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                      const char *const *sources, size_t nsources)
+{
+	bool any = (cfg->base && pp_fetch_is_url(cfg->base)) ||
+	           (cfg->diff_base && pp_fetch_is_url(cfg->diff_base));
+
+	for (size_t i = 0; i < nsources && !any; i++)
+		any = pp_fetch_is_url(sources[i]);
+	return any ? pp_fetch_global_init(ctx) : 0;
+}
+
+void pp_cli_fetch_cleanup(void)
+{
+	pp_fetch_global_cleanup();
+}
+
+/* pprof's own lines, as pprof prints them. */
+static void progress(void *data, const char *msg)
+{
+	(void)data;
+	fprintf(stderr, "%s\n", msg);
+}
+
+int pp_cli_open_source(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                       const char *source, struct pp_profile **out,
+                       bool *remote)
+{
+	struct pp_fetch_opts opts = PP_FETCH_OPTS_INIT;
+
+	if (!pp_fetch_is_url(source))
+		return pp_source_open(ctx, source, out);
+	*remote = true;
+	opts.seconds = cfg->seconds;
+	opts.timeout = cfg->timeout;
+	opts.progress = progress;
+	return pp_fetch_profile(ctx, source, &opts, out);
+}
+
+void pp_cli_save_fetched(struct pp_ctx *ctx, const struct pp_profile *p)
+{
+	const char *env = getenv("PPROF_TMPDIR"), *home = getenv("HOME");
+	const char *tmp = getenv("TMPDIR");
+	char dirs[3][4096];
+	size_t ndirs = 0, i;
+	char *path = NULL;
+
+	/* pprof's setTmpDir, with os.TempDir last. */
+	if (env && *env)
+		snprintf(dirs[ndirs++], sizeof(dirs[0]), "%s", env);
+	if (home && *home)
+		snprintf(dirs[ndirs++], sizeof(dirs[0]), "%s/pprof", home);
+	snprintf(dirs[ndirs++], sizeof(dirs[0]), "%s",
+	         tmp && *tmp ? tmp : "/tmp");
+	for (i = 0; i < ndirs; i++) {
+		if (pp_path_mkdir_all(dirs[i], 0755) == 0)
+			break;
+		pp_warn(ctx, "could not use temp dir %s: %s", dirs[i],
+		        strerror(errno));
+	}
+	if (i == ndirs)
+		return;
+	if (pp_fetch_save(ctx, p, dirs[i], &path) < 0) {
+		pp_warn(ctx, "could not save profile: %s", ctx->message);
+		ctx->message[0] = '\0';
+		return;
+	}
+	fprintf(stderr, "Saved profile in %s\n", path);
+	pp_free(ctx, path);
+}

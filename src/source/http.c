@@ -1,0 +1,610 @@
+/*
+ * Fetching a URL with libcurl, the body inflated as it arrives, and saving
+ * fetched profiles under pprof's names. Which sources are URLs, and how
+ * they are adjusted, is url.c's.
+ */
+#include <curl/curl.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pprof/decode.h"
+#include "pprof/encode.h"
+#include "pprof/fetch.h"
+#include "pprof/source.h"
+#include "util/atomicfile.h"
+
+static bool is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* ---- fetching ---------------------------------------------------------- */
+
+static uint64_t cap_of(const struct pp_ctx *ctx)
+{
+	return ctx->max_size ? ctx->max_size : PP_DEFAULT_MAX_SIZE;
+}
+
+/* The length of the printable UTF-8 character at s (of n bytes), or 0 for
+ * a control character (C0, DEL, C1) or a byte that starts none. */
+static size_t char_len(const char *s, size_t n)
+{
+	unsigned char c = (unsigned char)s[0];
+	size_t len;
+	unsigned cp;
+
+	if (c >= 0x20 && c < 0x7f)
+		return 1;
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+	if (len > n)
+		return 0;
+	cp = c & (0x3fu >> (len - 1));
+	for (size_t k = 1; k < len; k++) {
+		unsigned char d = (unsigned char)s[k];
+
+		if ((d & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (d & 0x3fu);
+	}
+	if ((len == 2 && cp < 0xa0) ||
+	    (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/*
+ * Copy the n bytes at s into out (size >= 4 bytes, NUL-terminated) for a
+ * message: printable UTF-8 stays, anything else becomes '?', so a server
+ * cannot write escape sequences to the terminal; cut with "..." when long.
+ */
+static void clean_text(char *out, size_t size, const char *s, size_t n)
+{
+	size_t w = 0, i = 0;
+
+	while (i < n) {
+		size_t len = char_len(s + i, n - i), put = len ? len : 1;
+
+		if (w + put > size - 4) {
+			memcpy(out + w, "...", 3);
+			w += 3;
+			break;
+		}
+		if (len)
+			memcpy(out + w, s + i, len);
+		else
+			out[w] = '?';
+		w += put;
+		i += put;
+	}
+	out[w] = '\0';
+}
+
+struct fetch {
+	struct pp_ctx *ctx;
+	CURL *curl;
+	const char *name; /* the URL shown */
+	uint64_t cap, received;
+	long status;
+	char reason[96];
+	/* A 200's body: inflated as it comes when gzip'd, else kept raw (the
+	 * first bytes are kept until two say which). */
+	struct pp_gunzip_stream *gz;
+	uint8_t *raw;
+	size_t raw_len, raw_cap;
+	bool plain;
+	/* The start of any other answer's body, for the message. */
+	char body[512];
+	size_t body_len;
+	bool enough; /* we stopped reading that body: no transfer error */
+	int err;     /* a failure of ours inside a callback */
+};
+
+static size_t header_cb(char *buf, size_t size, size_t n, void *data)
+{
+	struct fetch *f = data;
+	size_t len = size * n;
+
+	/* "HTTP/1.1 404 Not Found": a new answer (after a redirect or a
+	 * 100 Continue); HTTP/2 has no reason phrase. */
+	if (len > 5 && memcmp(buf, "HTTP/", 5) == 0) {
+		const char *p = memchr(buf, ' ', len), *end = buf + len;
+
+		f->reason[0] = '\0';
+		if (p && end - p > 4) {
+			p += 4;
+			while (p < end && *p == ' ')
+				p++;
+			while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
+				end--;
+			clean_text(f->reason, sizeof(f->reason), p,
+			           (size_t)(end - p));
+		}
+	}
+	return len;
+}
+
+static int raw_add(struct fetch *f, const char *data, size_t len)
+{
+	int err;
+
+	if (f->raw_cap - f->raw_len < len) {
+		size_t need;
+
+		if (pp_add_size(f->raw_len, len, &need) < 0)
+			return pp_error(f->ctx, PP_ENOMEM, "out of memory");
+		if ((err = pp_grow(f->ctx, (void **)&f->raw, &f->raw_cap, need,
+		                   1)) < 0)
+			return err;
+	}
+	memcpy(f->raw + f->raw_len, data, len);
+	f->raw_len += len;
+	return 0;
+}
+
+static size_t write_cb(char *data, size_t size, size_t n, void *arg)
+{
+	struct fetch *f = arg;
+	size_t len = size * n;
+	int err;
+
+	if (f->status == 0)
+		curl_easy_getinfo(f->curl, CURLINFO_RESPONSE_CODE, &f->status);
+	if (f->status != 200) {
+		size_t room = sizeof(f->body) - f->body_len;
+
+		memcpy(f->body + f->body_len, data, len < room ? len : room);
+		f->body_len += len < room ? len : room;
+		if (f->body_len < sizeof(f->body))
+			return len;
+		f->enough = true;
+		return 0;
+	}
+	f->received += len;
+	if (f->received > f->cap) {
+		f->err = pp_error(f->ctx, PP_ELIMIT,
+		                  "%s: response is larger than the %llu-byte "
+		                  "limit (--max-size)",
+		                  f->name, (unsigned long long)f->cap);
+		return 0;
+	}
+	if (f->gz) {
+		err = pp_gunzip_stream_push(f->gz, (const uint8_t *)data, len);
+	} else if ((err = raw_add(f, data, len)) >= 0 && !f->plain &&
+	           f->raw_len >= 2) {
+		/* Two bytes in: gzip is inflated from now on. */
+		if (!pp_source_is_gzip(f->raw, f->raw_len)) {
+			f->plain = true;
+		} else if ((err = pp_gunzip_stream_new(f->ctx, f->name,
+		                                       &f->gz)) >= 0) {
+			err = pp_gunzip_stream_push(f->gz, f->raw, f->raw_len);
+			pp_free(f->ctx, f->raw);
+			f->raw = NULL;
+			f->raw_len = f->raw_cap = 0;
+		}
+	}
+	if (err < 0) {
+		f->err = err;
+		return 0;
+	}
+	return len;
+}
+
+/* Go's http.StatusText, for answers without a reason phrase (HTTP/2). */
+static const char *status_text(long code)
+{
+	static const struct {
+		long code;
+		const char *text;
+	} texts[] = {
+	        {200, "OK"},
+	        {204, "No Content"},
+	        {206, "Partial Content"},
+	        {301, "Moved Permanently"},
+	        {302, "Found"},
+	        {303, "See Other"},
+	        {304, "Not Modified"},
+	        {307, "Temporary Redirect"},
+	        {308, "Permanent Redirect"},
+	        {400, "Bad Request"},
+	        {401, "Unauthorized"},
+	        {403, "Forbidden"},
+	        {404, "Not Found"},
+	        {405, "Method Not Allowed"},
+	        {406, "Not Acceptable"},
+	        {407, "Proxy Authentication Required"},
+	        {408, "Request Timeout"},
+	        {410, "Gone"},
+	        {413, "Request Entity Too Large"},
+	        {429, "Too Many Requests"},
+	        {500, "Internal Server Error"},
+	        {501, "Not Implemented"},
+	        {502, "Bad Gateway"},
+	        {503, "Service Unavailable"},
+	        {504, "Gateway Timeout"},
+	};
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if (texts[i].code == code)
+			return texts[i].text;
+	return "";
+}
+
+/* "server response: 404 Not Found - Unknown profile": the status and the
+ * first line of the body that has anything on it. */
+static int status_error(struct fetch *f)
+{
+	const char *reason = f->reason[0] ? f->reason : status_text(f->status);
+	const char *p = f->body, *end = f->body + f->body_len, *nl;
+	char line[256];
+
+	while (p < end && (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t'))
+		p++;
+	nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+	if (nl)
+		end = nl;
+	while (end > p &&
+	       (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	clean_text(line, sizeof(line), p, (size_t)(end - p));
+	return pp_error(f->ctx, PP_EFETCH, "%s: server response: %ld%s%s%s%s",
+	                f->name, f->status, reason[0] ? " " : "", reason,
+	                line[0] ? " - " : "", line);
+}
+
+/* The host of a shown URL, without the port, into out. */
+static void host_of(const char *shown, char *out, size_t size)
+{
+	const char *p = strstr(shown, "://"), *end;
+	size_t n;
+
+	p = p ? p + 3 : shown;
+	end = p + strcspn(p, "/?#");
+	if (end > p && end[-1] != ']') {
+		const char *q = end;
+
+		while (q > p && is_digit((unsigned char)q[-1]))
+			q--;
+		if (q > p && q[-1] == ':')
+			end = q - 1;
+	}
+	n = (size_t)(end - p);
+	clean_text(out, size, p, n);
+}
+
+/* Take every copy of the URL's user:password out of msg. */
+static void scrub(char *msg, const char *url)
+{
+	const char *p = strstr(url, "://"), *at, *slash;
+	size_t n, mlen;
+	char *hit;
+
+	if (!p)
+		return;
+	p += 3;
+	slash = p + strcspn(p, "/?#");
+	at = NULL;
+	for (const char *q = p; q < slash; q++)
+		if (*q == '@')
+			at = q;
+	if (!at || at == p)
+		return;
+	n = (size_t)(at - p);
+	mlen = strlen(msg);
+	for (hit = msg; (size_t)(hit - msg) + n <= mlen;) {
+		if (memcmp(hit, p, n) != 0) {
+			hit++;
+			continue;
+		}
+		memmove(hit, hit + n, mlen - (size_t)(hit - msg) - n + 1);
+		mlen -= n;
+	}
+}
+
+static int transfer_error(struct fetch *f, const struct pp_fetch_url *u,
+                          CURLcode rc, char *errbuf)
+{
+	long os_errno = 0, total = u->timeout_ms + 5000;
+	char host[256];
+
+	switch (rc) {
+	case CURLE_COULDNT_RESOLVE_HOST:
+		host_of(u->shown, host, sizeof(host));
+		return pp_error(f->ctx, PP_EFETCH,
+		                "%s: could not resolve host %s", f->name, host);
+	case CURLE_COULDNT_CONNECT:
+		curl_easy_getinfo(f->curl, CURLINFO_OS_ERRNO, &os_errno);
+		if (os_errno == ECONNREFUSED)
+			return pp_error(f->ctx, PP_EFETCH,
+			                "%s: connection refused", f->name);
+		if (os_errno)
+			return pp_error(f->ctx, PP_EFETCH,
+			                "%s: could not connect: %s", f->name,
+			                strerror((int)os_errno));
+		break;
+	case CURLE_OPERATION_TIMEDOUT:
+		if (total % 1000 == 0)
+			return pp_error(f->ctx, PP_EFETCH,
+			                "%s: timed out after %lds", f->name,
+			                total / 1000);
+		return pp_error(f->ctx, PP_EFETCH, "%s: timed out after %.1fs",
+		                f->name, (double)total / 1000);
+	default:
+		break;
+	}
+	if (!errbuf[0])
+		snprintf(errbuf, CURL_ERROR_SIZE, "%s", curl_easy_strerror(rc));
+	scrub(errbuf, u->url);
+	if (errbuf[0] >= 'A' && errbuf[0] <= 'Z' &&
+	    !(errbuf[1] >= 'A' && errbuf[1] <= 'Z'))
+		errbuf[0] = (char)(errbuf[0] + 'a' - 'A');
+	{
+		char clean[CURL_ERROR_SIZE];
+
+		clean_text(clean, sizeof(clean), errbuf, strlen(errbuf));
+		return pp_error(f->ctx, PP_EFETCH, "%s: %s", f->name, clean);
+	}
+}
+
+/* The body of a 200, inflated and decoded. */
+static int decode_body(struct fetch *f, struct pp_profile **out)
+{
+	struct pp_bytes raw = {NULL, 0};
+	int err;
+
+	if (f->gz) {
+		if ((err = pp_gunzip_stream_finish(f->gz, &raw)) < 0)
+			return err;
+	} else {
+		if (f->raw_len == 0)
+			return pp_error(f->ctx, PP_EFORMAT,
+			                "%s: empty response body", f->name);
+		raw.data = f->raw;
+		raw.len = f->raw_len;
+		f->raw = NULL;
+		f->raw_len = f->raw_cap = 0;
+	}
+	return pp_decode_owned(f->ctx, f->name, raw.data, raw.len, out);
+}
+
+/* Go's Duration.String for whole seconds: "30s", "1m30s", "2h0m0s". */
+static void go_duration(char *buf, size_t size, int s)
+{
+	if (s < 60)
+		snprintf(buf, size, "%ds", s);
+	else if (s < 3600)
+		snprintf(buf, size, "%dm%ds", s / 60, s % 60);
+	else
+		snprintf(buf, size, "%dh%dm%ds", s / 3600, s % 3600 / 60,
+		         s % 60);
+}
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int pp_fetch_profile(struct pp_ctx *ctx, const char *source,
+                     const struct pp_fetch_opts *opts, struct pp_profile **out)
+{
+	static const struct pp_fetch_opts defaults = PP_FETCH_OPTS_INIT;
+	struct pp_fetch_url u;
+	struct fetch f;
+	char errbuf[CURL_ERROR_SIZE] = "", msg[1100];
+	CURLcode rc;
+	int err;
+
+	*out = NULL;
+	memset(&f, 0, sizeof(f));
+	if (!opts)
+		opts = &defaults;
+	if ((err = pp_fetch_adjust_url(ctx, source, opts->seconds,
+	                               opts->timeout, &u)) <= 0)
+		return err < 0 ? err
+		               : pp_error(ctx, PP_EUSAGE, "%s: not a URL",
+		                          source);
+	if (!has_prefix(u.shown, "http://") &&
+	    !has_prefix(u.shown, "https://") && !u.insecure) {
+		err = pp_error(ctx, PP_EFETCH,
+		               "%s: unsupported protocol scheme \"%.*s\"",
+		               u.shown, (int)strcspn(u.shown, ":"), u.shown);
+		goto done;
+	}
+	if (opts->progress) {
+		snprintf(msg, sizeof(msg), "Fetching profile over HTTP from %s",
+		         u.shown);
+		opts->progress(opts->progress_data, msg);
+		if (u.seconds > 0) {
+			char d[32];
+
+			go_duration(d, sizeof(d), u.seconds);
+			snprintf(msg, sizeof(msg), "Please wait... (%s)", d);
+			opts->progress(opts->progress_data, msg);
+		}
+	}
+	f.ctx = ctx;
+	f.name = u.shown;
+	f.cap = cap_of(ctx);
+	if (!(f.curl = curl_easy_init())) {
+		err = pp_error(ctx, PP_EFETCH, "%s: cannot start libcurl",
+		               u.shown);
+		goto done;
+	}
+	if (curl_easy_setopt(f.curl, CURLOPT_URL, u.url) != CURLE_OK ||
+	    curl_easy_setopt(f.curl, CURLOPT_PROTOCOLS_STR, "http,https") !=
+	            CURLE_OK ||
+	    curl_easy_setopt(f.curl, CURLOPT_REDIR_PROTOCOLS_STR,
+	                     "http,https") != CURLE_OK ||
+	    /* As Go's http.Client: up to 10 redirects, gzip accepted. */
+	    curl_easy_setopt(f.curl, CURLOPT_FOLLOWLOCATION, 1L) != CURLE_OK ||
+	    curl_easy_setopt(f.curl, CURLOPT_MAXREDIRS, 10L) != CURLE_OK ||
+	    curl_easy_setopt(f.curl, CURLOPT_ACCEPT_ENCODING, "gzip") !=
+	            CURLE_OK ||
+	    curl_easy_setopt(f.curl, CURLOPT_TIMEOUT_MS, u.timeout_ms + 5000) !=
+	            CURLE_OK ||
+	    curl_easy_setopt(f.curl, CURLOPT_NOSIGNAL, 1L) != CURLE_OK ||
+	    curl_easy_setopt(f.curl, CURLOPT_USERAGENT,
+	                     "pprof-c/" PPROF_C_VERSION) != CURLE_OK ||
+	    curl_easy_setopt(f.curl, CURLOPT_ERRORBUFFER, errbuf) != CURLE_OK ||
+	    curl_easy_setopt(f.curl, CURLOPT_HEADERFUNCTION, header_cb) !=
+	            CURLE_OK ||
+	    curl_easy_setopt(f.curl, CURLOPT_HEADERDATA, &f) != CURLE_OK ||
+	    curl_easy_setopt(f.curl, CURLOPT_WRITEFUNCTION, write_cb) !=
+	            CURLE_OK ||
+	    curl_easy_setopt(f.curl, CURLOPT_WRITEDATA, &f) != CURLE_OK ||
+	    (u.insecure && (curl_easy_setopt(f.curl, CURLOPT_SSL_VERIFYPEER,
+	                                     0L) != CURLE_OK ||
+	                    curl_easy_setopt(f.curl, CURLOPT_SSL_VERIFYHOST,
+	                                     0L) != CURLE_OK))) {
+		err = pp_error(ctx, PP_EFETCH,
+		               "%s: libcurl lacks an option pprof-c needs",
+		               u.shown);
+		goto done;
+	}
+	rc = curl_easy_perform(f.curl);
+	if (f.err < 0) {
+		err = f.err;
+		goto done;
+	}
+	if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && f.enough)) {
+		err = transfer_error(&f, &u, rc, errbuf);
+		goto done;
+	}
+	curl_easy_getinfo(f.curl, CURLINFO_RESPONSE_CODE, &f.status);
+	if (f.status != 200) {
+		err = status_error(&f);
+		goto done;
+	}
+	err = decode_body(&f, out);
+done:
+	if (f.curl)
+		curl_easy_cleanup(f.curl);
+	pp_gunzip_stream_free(f.gz);
+	pp_free(ctx, f.raw);
+	pp_fetch_url_release(ctx, &u);
+	return err;
+}
+
+int pp_fetch_global_init(struct pp_ctx *ctx)
+{
+	CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+
+	if (rc != CURLE_OK)
+		return pp_error(ctx, PP_EFETCH, "cannot start libcurl: %s",
+		                curl_easy_strerror(rc));
+	return 0;
+}
+
+void pp_fetch_global_cleanup(void)
+{
+	curl_global_cleanup();
+}
+
+/* ---- saving ------------------------------------------------------------ */
+
+/* Longest prefix: room for "NNNN.pb.gz" and atomicfile's temporary suffix
+ * within NAME_MAX (255). */
+#define SAVE_PREFIX_MAX 200
+
+struct name {
+	char s[SAVE_PREFIX_MAX + 1];
+	size_t len;
+	bool full;
+};
+
+/* Append n bytes of s and a '.', '/' and control characters as '_'; stop
+ * at SAVE_PREFIX_MAX, not inside a UTF-8 character. */
+static void name_add(struct name *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i <= n && !b->full; i++) {
+		unsigned char c = i < n ? (unsigned char)s[i] : '.';
+
+		if (b->len == SAVE_PREFIX_MAX) {
+			/* c continues a character: drop its start. */
+			if ((c & 0xc0) == 0x80) {
+				while (b->len > 0 &&
+				       ((unsigned char)b->s[b->len - 1] &
+				        0xc0) == 0x80)
+					b->len--;
+				if (b->len > 0)
+					b->len--;
+			}
+			b->full = true;
+			break;
+		}
+		b->s[b->len++] =
+		        c == '/' || c < 0x20 || c == 0x7f ? '_' : (char)c;
+	}
+	b->s[b->len] = '\0';
+}
+
+int pp_fetch_save_prefix(struct pp_ctx *ctx, const struct pp_profile *p,
+                         char **out)
+{
+	struct name b = {"pprof.", 6, false};
+	const char *file =
+	        p->nmappings > 0 ? pp_profile_str(p, p->mappings[0].file) : "";
+
+	if (file && *file) {
+		/* filepath.Base: trailing slashes go; "/" stays "/". */
+		size_t end = strlen(file), start;
+
+		while (end > 1 && file[end - 1] == '/')
+			end--;
+		start = end;
+		while (start > 0 && file[start - 1] != '/')
+			start--;
+		if (start == end)
+			start = end - 1;
+		name_add(&b, file + start, end - start);
+	}
+	for (uint32_t i = 0; i < p->nsample_types; i++) {
+		const char *t = pp_profile_str(p, p->sample_types[i].type);
+
+		name_add(&b, t ? t : "", t ? strlen(t) : 0);
+	}
+	if (!(*out = pp_strdup(ctx, b.s)))
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	return 0;
+}
+
+int pp_fetch_save(struct pp_ctx *ctx, const struct pp_profile *p,
+                  const char *dir, char **path_out)
+{
+	struct pp_atomic_file af = {0};
+	char *prefix = NULL, *base = NULL;
+	uint8_t *data = NULL;
+	size_t len = 0, dlen = strlen(dir), size;
+	int err;
+
+	*path_out = NULL;
+	if ((err = pp_fetch_save_prefix(ctx, p, &prefix)) < 0)
+		goto done;
+	size = dlen + strlen(prefix) + 2;
+	if (!(base = pp_malloc(ctx, size))) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	snprintf(base, size, "%s%s%s", dir,
+	         dlen > 0 && dir[dlen - 1] != '/' ? "/" : "", prefix);
+	if ((err = pp_encode_proto_gzip(ctx, p, NULL, &data, &len)) < 0 ||
+	    (err = pp_atomic_open(ctx, base, &af)) < 0)
+		goto done;
+	if (fwrite(data, 1, len, af.fp) != len) {
+		err = pp_error(ctx, PP_EIO, "%s: %s", base,
+		               strerror(errno ? errno : EIO));
+		goto done;
+	}
+	err = pp_atomic_commit_numbered(ctx, &af, ".pb.gz", path_out);
+done:
+	if (af.fp)
+		pp_atomic_abort(ctx, &af);
+	pp_free(ctx, data);
+	pp_free(ctx, prefix);
+	pp_free(ctx, base);
+	return err;
+}
