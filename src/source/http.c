@@ -409,9 +409,13 @@ int pp_fetch_profile(struct pp_ctx *ctx, const char *source,
 		                          source);
 	if (!has_prefix(u.shown, "http://") &&
 	    !has_prefix(u.shown, "https://") && !u.insecure) {
+		/* "ftp://host/x", or "//host/x" with no scheme at all. */
+		int n = has_prefix(u.shown, "//") ? 0
+		                                  : (int)strcspn(u.shown, ":");
+
 		err = pp_error(ctx, PP_EFETCH,
 		               "%s: unsupported protocol scheme \"%.*s\"",
-		               u.shown, (int)strcspn(u.shown, ":"), u.shown);
+		               u.shown, n, u.shown);
 		goto done;
 	}
 	if (opts->progress) {

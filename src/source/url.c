@@ -628,8 +628,8 @@ int pp_fetch_adjust_url(struct pp_ctx *ctx, const char *source, int seconds,
 		sb_char(&shown, c);
 	}
 	sb_str(&url, out->insecure ? "https" : shown.s ? shown.s : "");
-	sb_str(&shown, "://");
-	sb_str(&url, "://");
+	sb_str(&shown, u.scheme.n ? "://" : "//");
+	sb_str(&url, u.scheme.n ? "://" : "//");
 	if (u.has_user) {
 		sb_add(&url, u.user.p, u.user.n);
 		sb_char(&url, '@');
@@ -665,7 +665,7 @@ int pp_fetch_adjust_url(struct pp_ctx *ctx, const char *source, int seconds,
 		sb_char(&shown, '#');
 		sb_escaped(&shown, u.frag, ESC_FRAGMENT);
 	}
-	if (url.err || shown.err) {
+	if (url.err || shown.err || query.err) {
 		rc = pp_error(ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}

@@ -1,0 +1,444 @@
+/*
+ * Sources over HTTP, the parts that need no server: which sources are URLs
+ * and how they are adjusted (against Go's own answers), and the names and
+ * files fetched profiles are saved under. tests/cli/http.sh fetches.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "pprof/encode.h"
+#include "pprof/fetch.h"
+#include "pprof/source.h"
+#include "util/path.h"
+
+/*
+ * What pprof's adjustURL (Go 1.19's cmd/pprof) returns for each source,
+ * -seconds and -timeout: printed by Go itself, with a program that calls a
+ * copy of adjustURL on this list. "" means "not a URL" (a file). The
+ * timeout is in milliseconds.
+ */
+static const struct {
+	const char *source;
+	int seconds, timeout;
+	const char *url;
+	long timeout_ms;
+} go_cases[] = {
+        {"http://localhost:6060/debug/pprof/heap", 0, 0,
+         "http://localhost:6060/debug/pprof/heap", 60000},
+        {"localhost:6060", 0, 0, "http://localhost:6060/debug/pprof/profile",
+         60000},
+        {"localhost:6060/", 0, 0, "http://localhost:6060/debug/pprof/profile",
+         60000},
+        {"127.0.0.1:6060", 30, 0,
+         "http://127.0.0.1:6060/debug/pprof/profile?seconds=30", 45000},
+        {"127.0.0.1:6060/debug/pprof/heap", 0, 0,
+         "http://127.0.0.1:6060/debug/pprof/heap", 60000},
+        {"http://127.0.0.1:6060/debug/pprof/profile?seconds=10", 0, 0,
+         "http://127.0.0.1:6060/debug/pprof/profile?seconds=10", 15000},
+        {"http://127.0.0.1:6060/debug/pprof/profile?seconds=10", 5, 0,
+         "http://127.0.0.1:6060/debug/pprof/profile?seconds=5", 7500},
+        {"http://127.0.0.1:6060/debug/pprof/profile?seconds=10", 0, 3,
+         "http://127.0.0.1:6060/debug/pprof/profile?seconds=10", 3000},
+        {"http://127.0.0.1:6060/debug/pprof/profile?seconds=x", 0, 0,
+         "http://127.0.0.1:6060/debug/pprof/profile?seconds=x", 60000},
+        {"http://127.0.0.1:6060/debug/pprof/profile?seconds=-4", 0, 0,
+         "http://127.0.0.1:6060/debug/pprof/profile?seconds=-4", 60000},
+        {"http://127.0.0.1:6060/debug/pprof/profile?seconds=3&seconds=7", 0, 0,
+         "http://127.0.0.1:6060/debug/pprof/profile?seconds=3&seconds=7", 4500},
+        {"http://127.0.0.1:6060/debug/pprof/profile?seconds=3&seconds=7", 2, 0,
+         "http://127.0.0.1:6060/debug/pprof/profile?seconds=2", 3000},
+        {"http://h:1/x?debug=0&a=b%20c&z=1&b", 0, 0,
+         "http://h:1/x?a=b+c&b=&debug=0&z=1", 60000},
+        {"http://h:1/x?z=1&a=2&z=0&a=1", 0, 0, "http://h:1/x?a=2&a=1&z=1&z=0",
+         60000},
+        {"http://h:1/x?a=1;b=2&c=3", 0, 0, "http://h:1/x?c=3", 60000},
+        {"http://h:1/x?a=%zz&c=%2F+x", 0, 0, "http://h:1/x?c=%2F+x", 60000},
+        {"http://h:1/x?&&a&=b", 0, 0, "http://h:1/x?=b&a=", 60000},
+        {"http://h:1/x?", 0, 0, "http://h:1/x?", 60000},
+        {"http://h:1/x?", 4, 0, "http://h:1/x?seconds=4", 6000},
+        {"http://h:1/x#frag", 0, 0, "http://h:1/x#frag", 60000},
+        {"http://h:1/a b", 0, 0, "http://h:1/a%20b", 60000},
+        {"http://h:1/a%20b", 0, 0, "http://h:1/a%20b", 60000},
+        {"http://h:1/a%2Fb", 0, 0, "http://h:1/a%2Fb", 60000},
+        {"http://h:1/%zz", 0, 0, "", 0},
+        {"http://u:p@h:1/x", 0, 0, "http://u:p@h:1/x", 60000},
+        {"u:p@h:1/x", 0, 0, "http://u:p@h:1/x", 60000},
+        {"HTTPS://Host:443", 0, 0, "https://Host:443/debug/pprof/profile",
+         60000},
+        {"https+insecure://h:1/x", 0, 0, "https+insecure://h:1/x", 60000},
+        {"ftp://h/x", 0, 0, "ftp://h/x", 60000},
+        {"http://[::1]:6060", 0, 0, "http://[::1]:6060/debug/pprof/profile",
+         60000},
+        {":6060", 0, 0, "http://:6060/debug/pprof/profile", 60000},
+        {"cpu.pb.gz", 0, 0, "", 0},
+        {"testdata/go/cpu.pb.gz", 0, 0, "", 0},
+        {"/tmp/x:1", 0, 0, "", 0},
+        {"dir/a:1", 0, 0, "", 0},
+        {"./a:1", 0, 0, "", 0},
+        {"a:1", 0, 0, "http://a:1/debug/pprof/profile", 60000},
+        {"my:profile", 0, 0, "", 0},
+        {"-", 0, 0, "", 0},
+        {"file:///tmp/cpu.pb.gz", 0, 0, "", 0},
+        {"http://", 0, 0, "http://http://", 60000},
+        {"http://h:x/", 0, 0, "http://http://h:x/", 60000},
+        {"h:1 /x", 0, 0, "", 0},
+        {"//h:1/x", 0, 0, "//h:1/x", 60000},
+        {"http://h:1/x\x01", 0, 0, "", 0},
+        {"", 0, 0, "", 0},
+};
+
+/* url without "user:password@" (what pp_fetch_url.shown must be). */
+static void without_userinfo(const char *url, char *out, size_t size)
+{
+	const char *p = strstr(url, "://"), *at, *slash;
+
+	snprintf(out, size, "%s", url);
+	if (!p)
+		return;
+	p += 3;
+	slash = p + strcspn(p, "/?#");
+	at = memchr(p, '@', (size_t)(slash - p));
+	if (at)
+		snprintf(out, size, "%.*s%s", (int)(p - url), url, at + 1);
+}
+
+static void test_fetch__adjust_url_as_go(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(go_cases) / sizeof(go_cases[0]); i++) {
+		struct pp_ctx ctx = PP_CTX_INIT;
+		struct pp_fetch_url u;
+		char shown[256];
+		int rc = pp_fetch_adjust_url(&ctx, go_cases[i].source,
+		                             go_cases[i].seconds,
+		                             go_cases[i].timeout, &u);
+
+		if (!go_cases[i].url[0]) {
+			if (rc != 0 || pp_fetch_is_url(go_cases[i].source))
+				fail_msg("\"%s\" taken for a URL (%s)",
+				         go_cases[i].source, u.shown);
+			assert_null(u.url);
+			continue;
+		}
+		if (rc != 1 || !pp_fetch_is_url(go_cases[i].source))
+			fail_msg("\"%s\" not taken for a URL",
+			         go_cases[i].source);
+		without_userinfo(go_cases[i].url, shown, sizeof(shown));
+		if (strcmp(u.shown, shown) != 0)
+			fail_msg("\"%s\": shown \"%s\", go prints \"%s\"",
+			         go_cases[i].source, u.shown, shown);
+		if (u.timeout_ms != go_cases[i].timeout_ms)
+			fail_msg("\"%s\": timeout %ld ms, go's %ld ms",
+			         go_cases[i].source, u.timeout_ms,
+			         go_cases[i].timeout_ms);
+		assert_int_equal(u.seconds, go_cases[i].seconds);
+		/* What is fetched is Go's URL, credentials and all, without
+		 * the fragment, but for the two cases below. */
+		if (!strstr(go_cases[i].source, "insecure") &&
+		    go_cases[i].source[0] != ':' &&
+		    (strlen(u.url) != strcspn(go_cases[i].url, "#") ||
+		     strncmp(u.url, go_cases[i].url, strlen(u.url)) != 0))
+			fail_msg("\"%s\": fetches \"%s\", go \"%s\"",
+			         go_cases[i].source, u.url, go_cases[i].url);
+		pp_fetch_url_release(&ctx, &u);
+	}
+}
+
+static void test_fetch__credentials_never_shown(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_fetch_url u;
+
+	(void)state;
+	assert_int_equal(pp_fetch_adjust_url(&ctx,
+	                                     "https://admin:s3cr%40t@prod:8443/"
+	                                     "debug/pprof/heap",
+	                                     0, 0, &u),
+	                 1);
+	assert_string_equal(
+	        u.url, "https://admin:s3cr%40t@prod:8443/debug/pprof/heap");
+	assert_string_equal(u.shown, "https://prod:8443/debug/pprof/heap");
+	pp_fetch_url_release(&ctx, &u);
+}
+
+static void test_fetch__local_and_insecure(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_fetch_url u;
+
+	(void)state;
+	/* Go dials ":6060" on the local host; curl is told "localhost". */
+	assert_int_equal(pp_fetch_adjust_url(&ctx, ":6060", 5, 0, &u), 1);
+	assert_string_equal(u.url, "http://localhost:6060/debug/pprof/profile?"
+	                           "seconds=5");
+	assert_false(u.insecure);
+	pp_fetch_url_release(&ctx, &u);
+	assert_int_equal(
+	        pp_fetch_adjust_url(&ctx, "https+insecure://h:1/x", 0, 0, &u),
+	        1);
+	assert_string_equal(u.url, "https://h:1/x");
+	assert_string_equal(u.shown, "https+insecure://h:1/x");
+	assert_true(u.insecure);
+	pp_fetch_url_release(&ctx, &u);
+}
+
+/* An unsupported scheme fails before anything is fetched or printed. */
+static void test_fetch__unsupported_scheme(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *p = (struct pp_profile *)&ctx;
+
+	(void)state;
+	assert_int_equal(pp_fetch_profile(&ctx, "ftp://u:pw@h/x", NULL, &p),
+	                 PP_EFETCH);
+	assert_null(p);
+	assert_string_equal(ctx.message,
+	                    "ftp://h/x: unsupported protocol scheme \"ftp\"");
+	assert_int_equal(pp_fetch_profile(&ctx, "cpu.pb.gz", NULL, &p),
+	                 PP_EUSAGE);
+}
+
+/* Allocation hook that fails the Nth allocation. */
+struct failer {
+	long countdown;
+	int failed;
+};
+
+static void *fail_malloc(void *data, size_t size)
+{
+	struct failer *f = data;
+
+	if (f->countdown-- == 0) {
+		f->failed = 1;
+		return NULL;
+	}
+	return malloc(size);
+}
+
+static void *fail_realloc(void *data, void *ptr, size_t size)
+{
+	struct failer *f = data;
+
+	if (f->countdown-- == 0) {
+		f->failed = 1;
+		return NULL;
+	}
+	return realloc(ptr, size);
+}
+
+static void fail_free(void *data, void *ptr)
+{
+	(void)data;
+	free(ptr);
+}
+
+static void test_fetch__adjust_url_allocation_failures(void **state)
+{
+	(void)state;
+	for (long n = 0;; n++) {
+		struct failer f = {n, 0};
+		struct pp_ctx ctx = PP_CTX_INIT;
+		struct pp_fetch_url u;
+		int rc;
+
+		ctx.alloc.malloc_fn = fail_malloc;
+		ctx.alloc.realloc_fn = fail_realloc;
+		ctx.alloc.free_fn = fail_free;
+		ctx.alloc.data = &f;
+		rc = pp_fetch_adjust_url(&ctx, "u:p@h:1/x?z=1&a=%20&seconds=4",
+		                         9, 0, &u);
+		if (!f.failed) {
+			assert_int_equal(rc, 1);
+			assert_string_equal(u.shown,
+			                    "http://h:1/x?a=+&seconds=9&z=1");
+			pp_fetch_url_release(&ctx, &u);
+			break;
+		}
+		assert_int_equal(rc, PP_ENOMEM);
+		assert_null(u.url);
+		assert_null(u.shown);
+		assert_true(n < 1000);
+	}
+}
+
+/* A profile with the given main binary (NULL: no mapping) and types. */
+static struct pp_profile *named_profile(struct pp_ctx *ctx, const char *binary,
+                                        const char *const *types, size_t ntypes)
+{
+	struct pp_profile *p = pp_profile_new(ctx);
+
+	assert_non_null(p);
+	for (size_t i = 0; i < ntypes; i++)
+		assert_int_equal(pp_profile_add_sample_type(
+		                         p, pp_profile_intern(p, types[i]),
+		                         pp_profile_intern(p, "count")),
+		                 0);
+	if (binary) {
+		struct pp_mapping m;
+
+		memset(&m, 0, sizeof(m));
+		m.id = 1;
+		m.limit = 0x1000;
+		m.file = pp_profile_intern(p, binary);
+		assert_int_equal(pp_profile_add_mapping(p, &m, NULL), 0);
+	}
+	return p;
+}
+
+static void expect_prefix(const char *binary, const char *const *types,
+                          size_t ntypes, const char *want)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *p = named_profile(&ctx, binary, types, ntypes);
+	char *prefix = NULL;
+
+	assert_int_equal(pp_fetch_save_prefix(&ctx, p, &prefix), 0);
+	if (strcmp(prefix, want) != 0)
+		fail_msg("binary \"%s\": prefix \"%s\", want \"%s\"",
+		         binary ? binary : "(none)", prefix, want);
+	pp_free(&ctx, prefix);
+	pp_profile_free(p);
+}
+
+static void test_fetch__save_prefix(void **state)
+{
+	static const char *const cpu[] = {"samples", "cpu"};
+	static const char *const heap[] = {"alloc_objects", "alloc_space",
+	                                   "inuse_objects", "inuse_space"};
+	static const char *const goroutine[] = {"goroutine"};
+	static const char *const hostile[] = {"../../etc/passwd", "a\nb"};
+	char longbin[400], want[256];
+
+	(void)state;
+	/* pprof's own names, as `go tool pprof URL` saved them. */
+	expect_prefix("/tmp/pprof-c/httpserver", cpu, 2,
+	              "pprof.httpserver.samples.cpu.");
+	expect_prefix("/srv/bin/httpserver", heap, 4,
+	              "pprof.httpserver.alloc_objects.alloc_space."
+	              "inuse_objects.inuse_space.");
+	expect_prefix("httpserver", goroutine, 1,
+	              "pprof.httpserver.goroutine.");
+	/* No mapping, or one without a file: no binary in the name. */
+	expect_prefix(NULL, cpu, 2, "pprof.samples.cpu.");
+	expect_prefix("", cpu, 2, "pprof.samples.cpu.");
+	/* filepath.Base: trailing slashes go. */
+	expect_prefix("/a/b/", goroutine, 1, "pprof.b.goroutine.");
+	/* What a hostile server sends cannot leave the directory. */
+	expect_prefix("/", goroutine, 1, "pprof._.goroutine.");
+	expect_prefix("x", hostile, 2, "pprof.x..._.._etc_passwd.a_b.");
+	/* Long names are cut to leave room for the number and suffix, not
+	 * inside a UTF-8 character ("é" is two bytes). */
+	memset(longbin, 'b', sizeof(longbin));
+	longbin[sizeof(longbin) - 1] = '\0';
+	snprintf(want, sizeof(want), "pprof.%.194s", longbin);
+	expect_prefix(longbin, cpu, 2, want);
+	memcpy(longbin + 193, "\xc3\xa9", 2);
+	snprintf(want, sizeof(want), "pprof.%.193s", longbin);
+	expect_prefix(longbin, cpu, 2, want);
+}
+
+/* The files in dir, sorted, space-separated. */
+static void list_dir(const char *dir, char *out, size_t size)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (strcmp(names[i]->d_name, ".") != 0 &&
+		    strcmp(names[i]->d_name, "..") != 0)
+			len += (size_t)snprintf(out + len, size - len, "%s%s",
+			                        len ? " " : "",
+			                        names[i]->d_name);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void test_fetch__save(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *p = NULL, *back = NULL;
+	char dir[] = "/tmp/pprof-c-test-fetch-XXXXXX", sub[128], files[512];
+	char *path = NULL, *path2 = NULL, taken[256];
+	uint8_t *a = NULL, *b = NULL;
+	size_t alen, blen;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(pp_source_open(&ctx, "testdata/go/cpu.pb.gz", &p), 0);
+	/* Missing directories are made (as PPROF_TMPDIR is by pprof). */
+	snprintf(sub, sizeof(sub), "%s/x/y", dir);
+	assert_int_equal(pp_path_mkdir_all(sub, 0755), 0);
+	assert_int_equal(pp_path_mkdir_all(sub, 0755), 0);
+	/* The first free number, an existing file left alone. */
+	snprintf(taken, sizeof(taken), "%s/pprof.goprog.samples.cpu.001.pb.gz",
+	         sub);
+	fp = fopen(taken, "w");
+	assert_non_null(fp);
+	fputs("precious", fp);
+	fclose(fp);
+	assert_int_equal(pp_fetch_save(&ctx, p, sub, &path), 0);
+	snprintf(taken, sizeof(taken), "%s/pprof.goprog.samples.cpu.002.pb.gz",
+	         sub);
+	assert_string_equal(path, taken);
+	assert_int_equal(pp_fetch_save(&ctx, p, sub, &path2), 0);
+	list_dir(sub, files, sizeof(files));
+	assert_string_equal(files, "pprof.goprog.samples.cpu.001.pb.gz "
+	                           "pprof.goprog.samples.cpu.002.pb.gz "
+	                           "pprof.goprog.samples.cpu.003.pb.gz");
+	/* The saved file is the profile. */
+	assert_int_equal(pp_source_open(&ctx, path, &back), 0);
+	assert_int_equal(pp_encode_proto(&ctx, p, NULL, &a, &alen), 0);
+	assert_int_equal(pp_encode_proto(&ctx, back, NULL, &b, &blen), 0);
+	assert_int_equal(alen, blen);
+	assert_memory_equal(a, b, alen);
+	/* A directory that is not one: an error naming it. */
+	snprintf(taken, sizeof(taken), "%s/pprof.goprog.samples.cpu.001.pb.gz",
+	         sub);
+	assert_int_equal(pp_path_mkdir_all(taken, 0755), -1);
+	pp_free(&ctx, path);
+	path = NULL;
+	assert_int_equal(pp_fetch_save(&ctx, p, taken, &path), PP_EIO);
+	assert_null(path);
+	assert_non_null(strstr(ctx.message, "Not a directory"));
+
+	pp_free(&ctx, a);
+	pp_free(&ctx, b);
+	pp_free(&ctx, path2);
+	pp_profile_free(p);
+	pp_profile_free(back);
+	{
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_fetch__adjust_url_as_go),
+	        cmocka_unit_test(test_fetch__credentials_never_shown),
+	        cmocka_unit_test(test_fetch__local_and_insecure),
+	        cmocka_unit_test(test_fetch__unsupported_scheme),
+	        cmocka_unit_test(test_fetch__adjust_url_allocation_failures),
+	        cmocka_unit_test(test_fetch__save_prefix),
+	        cmocka_unit_test(test_fetch__save),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
