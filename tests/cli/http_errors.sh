@@ -1,0 +1,113 @@
+#!/bin/bash
+# Fetching from a server that answers badly (tests/cli/http_server.py), a
+# closed port and a host that does not exist: after pprof's "Fetching
+# profile over HTTP from URL" line, one line naming the URL and what is
+# wrong, exit status 1, nothing on stdout, nothing saved; credentials in a
+# URL never printed. tests/cli/http.sh fetches from a real Go service.
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
+GOOD="$SRCDIR/testdata/go/cpu.pb.gz"
+export PPROF_TMPDIR="$TMP/saved" HOME="$TMP/home"
+
+python3 -u "$SRCDIR/tests/cli/http_server.py" "$GOOD" >"$TMP/server.out" 2>"$TMP/server.err" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; rm -rf "$TMP"' EXIT
+for _ in $(seq 100); do
+	grep -q '^listening on ' "$TMP/server.out" && break
+	sleep 0.1
+done
+ADDR=$(sed -n 's/^listening on //p' "$TMP/server.out")
+[ -n "$ADDR" ] || { echo "FAIL: the test server did not start: $(cat "$TMP/server.err")"; exit 1; }
+BASE="http://$ADDR"
+
+# fails WANT_ERROR [ARGS...]: exit status 1, stderr exactly pprof's
+# Fetching line for the URL named in WANT_ERROR (and its "Please wait"
+# line when $WAIT is set) and then WANT_ERROR, no stdout, nothing saved.
+fails() {
+	local want=$1 url
+	shift
+	run top "$@"
+	url=${want#pprof-c: }
+	url=${url%%: *}
+	{
+		echo "Fetching profile over HTTP from $url"
+		[ -z "${WAIT:-}" ] || echo "Please wait... ($WAIT)"
+		echo "$want"
+	} >"$TMP/want.err"
+	expect_status 1 "$want"
+	expect_same "$TMP/want.err" "$TMP/err" "stderr of: $*"
+	expect_no_stdout "$want"
+	if [ -z "$(ls -A "$PPROF_TMPDIR" 2>/dev/null)" ]; then ok; else bad "$*: a file was saved: $(ls "$PPROF_TMPDIR")"; fi
+}
+
+fails "pprof-c: $BASE/404: server response: 404 Not Found - no such profile" "$BASE/404"
+# The first line of the body with anything on it, trimmed.
+fails "pprof-c: $BASE/500: server response: 500 Internal Server Error - boom: database down" "$BASE/500"
+fails "pprof-c: $BASE/500-empty: server response: 500 Internal Server Error" "$BASE/500-empty"
+# A server cannot send escape sequences to the terminal.
+fails "pprof-c: $BASE/ctl: server response: 500 Internal Server Error - ?[31mred?[0m ?2J ? done" "$BASE/ctl"
+fails "pprof-c: $BASE/garbage: unrecognized profile format" "$BASE/garbage"
+fails "pprof-c: $BASE/empty: empty response body" "$BASE/empty"
+fails "pprof-c: $BASE/truncated: truncated gzip stream" "$BASE/truncated"
+fails "pprof-c: $BASE/bomb: decompressed profile is larger than the 1048576-byte limit (--max-size)" --max-size=1M "$BASE/bomb"
+# -timeout=1: pprof gives the server 5 seconds more.
+start=$(date +%s)
+fails "pprof-c: $BASE/slow: timed out after 6s" -timeout=1 "$BASE/slow"
+took=$(($(date +%s) - start))
+if [ "$took" -ge 5 ] && [ "$took" -le 20 ]; then ok; else bad "-timeout=1 gave up after ${took}s"; fi
+# The query is pprof's: -seconds set, Go's order, the default path.
+WAIT=3s fails "pprof-c: $BASE/echo?a=1&seconds=3&z=2: server response: 404 Not Found - /echo?a=1&seconds=3&z=2" -seconds=3 "$BASE/echo?z=2&seconds=30&a=1"
+fails "pprof-c: $BASE/echo/x%20y: server response: 404 Not Found - /echo/x%20y" "$ADDR/echo/x y"
+
+# A closed port, and a host that does not exist (.invalid never resolves).
+CLOSED=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+fails "pprof-c: http://127.0.0.1:$CLOSED/debug/pprof/profile: connection refused" "127.0.0.1:$CLOSED"
+fails "pprof-c: http://pprof-c-test.invalid/debug/pprof/heap: could not resolve host pprof-c-test.invalid" "http://pprof-c-test.invalid/debug/pprof/heap"
+fails "pprof-c: https://127.0.0.1:$CLOSED/x: connection refused" "https://127.0.0.1:$CLOSED/x"
+
+# Not http or https: one line, nothing fetched.
+run top "ftp://user:secret@$ADDR/x"
+expect_status 1 "ftp"
+expect_err_line "^pprof-c: ftp://$ADDR/x: unsupported protocol scheme \"ftp\"$" "ftp"
+
+# Credentials are sent (the server wants them) but never printed: not on
+# stderr, not in the saved file's name.
+for url in "http://user:secret@$ADDR/auth" "user:secret@$ADDR/auth" \
+	"http://user:wrong-secret@$ADDR/auth" "http://user:secret@127.0.0.1:$CLOSED/auth" \
+	"http://user:secret@pprof-c-test.invalid/auth"; do
+	run top "$url"
+	if grep -q secret "$TMP/out" "$TMP/err" || ls -R "$PPROF_TMPDIR" 2>/dev/null | grep -q secret; then
+		bad "a password was printed for $url: $(cat "$TMP/err")"
+	else ok; fi
+	rm -rf "$PPROF_TMPDIR"
+done
+run top "http://user:secret@$ADDR/auth"
+expect_status 0 "credentials sent"
+"$PPROF_C" top "$GOOD" >"$TMP/want" 2>/dev/null
+expect_same "$TMP/want" "$TMP/out" "the profile behind basic auth"
+printf 'Fetching profile over HTTP from %s\nSaved profile in %s\n' "$BASE/auth" \
+	"$PPROF_TMPDIR/pprof.goprog.samples.cpu.001.pb.gz" >"$TMP/want.err"
+expect_same "$TMP/want.err" "$TMP/err" "stderr of a fetch with credentials"
+run top "http://user:wrong@$ADDR/auth"
+expect_status 1 "wrong credentials"
+grep -q "^pprof-c: $BASE/auth: server response: 401 Unauthorized - who are you?$" "$TMP/err" && ok ||
+	bad "wrong credentials: $(cat "$TMP/err")"
+rm -rf "$PPROF_TMPDIR"
+
+# Redirects are followed; the saved profile is the report's.
+run top "$BASE/redirect"
+expect_status 0 "redirect"
+expect_same "$TMP/want" "$TMP/out" "redirect"
+run top "$PPROF_TMPDIR/pprof.goprog.samples.cpu.001.pb.gz"
+expect_same "$TMP/want" "$TMP/out" "the saved profile gives the same report"
+
+# Saving that fails is a warning; the report is still printed.
+rm -rf "$PPROF_TMPDIR"
+: >"$TMP/notadir"
+PPROF_TMPDIR="$TMP/notadir" HOME="$TMP/notadir" TMPDIR="$TMP/notadir" run top "$BASE/profile"
+expect_status 0 "unsavable"
+expect_same "$TMP/want" "$TMP/out" "unsavable: report"
+grep -q "^pprof-c: warning: could not use temp dir $TMP/notadir: Not a directory$" "$TMP/err" && ok ||
+	bad "unsavable: $(cat "$TMP/err")"
+
+finish

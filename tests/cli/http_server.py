@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""A small HTTP server that answers badly, for tests/cli/http_errors.sh.
+
+    http_server.py PROFILE
+
+Listens on 127.0.0.1 on a free port, prints "listening on 127.0.0.1:PORT"
+and serves until killed (or for at most five minutes):
+
+    /profile      PROFILE, gzip'd as it is (200)
+    /404          404 "no such profile"
+    /500          500 with a two-line body
+    /500-empty    500 with no body
+    /ctl          500 whose body holds terminal escape sequences
+    /slow         200, two bytes of gzip, then nothing for a minute
+    /garbage      200 "this is not a profile"
+    /empty        200 with no body
+    /truncated    200 with the first 300 bytes of PROFILE
+    /bomb         200 with 8 MiB of zeros, gzip'd (a zip bomb for --max-size)
+    /redirect     302 to /profile
+    /auth         PROFILE with "Authorization: Basic" user:secret, else 401
+    /echo...      404 whose body is the path and query the server was asked
+"""
+import base64
+import gzip
+import http.server
+import sys
+import threading
+import time
+
+PROFILE = open(sys.argv[1], "rb").read()
+BOMB = gzip.compress(bytes(8 << 20))
+AUTH = "Basic " + base64.b64encode(b"user:secret").decode()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def answer(self, code, body, headers=()):
+        self.send_response(code)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in headers:
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        path = self.path.split("?")[0]
+        if path == "/profile":
+            self.answer(200, PROFILE)
+        elif path == "/404":
+            self.answer(404, b"no such profile\n")
+        elif path == "/500":
+            self.answer(500, b"\n  boom: database down  \r\nsecond line\n")
+        elif path == "/500-empty":
+            self.answer(500, b"")
+        elif path == "/ctl":
+            self.answer(500, b"\x1b[31mred\x1b[0m \x9b2J \xff done")
+        elif path == "/slow":
+            self.send_response(200)
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            self.wfile.write(b"\x1f\x8b")
+            self.wfile.flush()
+            time.sleep(60)
+        elif path == "/garbage":
+            self.answer(200, b"this is not a profile\n")
+        elif path == "/empty":
+            self.answer(200, b"")
+        elif path == "/truncated":
+            self.answer(200, PROFILE[:300])
+        elif path == "/bomb":
+            self.answer(200, BOMB)
+        elif path == "/redirect":
+            self.answer(302, b"", [("Location", "/profile")])
+        elif path == "/auth":
+            if self.headers.get("Authorization") == AUTH:
+                self.answer(200, PROFILE)
+            else:
+                self.answer(401, b"who are you?\n")
+        elif path.startswith("/echo"):
+            self.answer(404, self.path.encode() + b"\n")
+        else:
+            self.answer(404, b"unknown path\n")
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print("listening on 127.0.0.1:%d" % server.server_address[1], flush=True)
+threading.Timer(300, server.shutdown).start()
+server.serve_forever()
