@@ -438,6 +438,9 @@ int pp_fetch_profile(struct pp_ctx *ctx, const char *source,
 		               u.shown);
 		goto done;
 	}
+	/* CURLOPT_NOSIGNAL stays off: libcurl then ignores SIGPIPE while it
+	 * writes (a server that resets the connection would kill us), and
+	 * Debian's libcurl resolves names on a thread, with no SIGALRM. */
 	if (curl_easy_setopt(f.curl, CURLOPT_URL, u.url) != CURLE_OK ||
 	    curl_easy_setopt(f.curl, CURLOPT_PROTOCOLS_STR, "http,https") !=
 	            CURLE_OK ||
@@ -450,7 +453,6 @@ int pp_fetch_profile(struct pp_ctx *ctx, const char *source,
 	            CURLE_OK ||
 	    curl_easy_setopt(f.curl, CURLOPT_TIMEOUT_MS, u.timeout_ms + 5000) !=
 	            CURLE_OK ||
-	    curl_easy_setopt(f.curl, CURLOPT_NOSIGNAL, 1L) != CURLE_OK ||
 	    curl_easy_setopt(f.curl, CURLOPT_USERAGENT,
 	                     "pprof-c/" PPROF_C_VERSION) != CURLE_OK ||
 	    curl_easy_setopt(f.curl, CURLOPT_ERRORBUFFER, errbuf) != CURLE_OK ||
@@ -595,9 +597,21 @@ int pp_fetch_save(struct pp_ctx *ctx, const struct pp_profile *p,
 	}
 	snprintf(base, size, "%s%s%s", dir,
 	         dlen > 0 && dir[dlen - 1] != '/' ? "/" : "", prefix);
-	if ((err = pp_encode_proto_gzip(ctx, p, NULL, &data, &len)) < 0 ||
-	    (err = pp_atomic_open(ctx, base, &af)) < 0)
+	if ((err = pp_encode_proto_gzip(ctx, p, NULL, &data, &len)) < 0)
 		goto done;
+	if ((err = pp_atomic_open(ctx, base, &af)) < 0) {
+		/* "BASE: reason" is about the directory: name it. */
+		char reason[256];
+		size_t blen = strlen(base);
+
+		if (strncmp(ctx->message, base, blen) == 0 &&
+		    strncmp(ctx->message + blen, ": ", 2) == 0) {
+			snprintf(reason, sizeof(reason), "%s",
+			         ctx->message + blen + 2);
+			err = pp_error(ctx, err, "%s: %s", dir, reason);
+		}
+		goto done;
+	}
 	if (fwrite(data, 1, len, af.fp) != len) {
 		err = pp_error(ctx, PP_EIO, "%s: %s", base,
 		               strerror(errno ? errno : EIO));

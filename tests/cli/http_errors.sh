@@ -101,13 +101,26 @@ expect_same "$TMP/want" "$TMP/out" "redirect"
 run top "$PPROF_TMPDIR/pprof.goprog.samples.cpu.001.pb.gz"
 expect_same "$TMP/want" "$TMP/out" "the saved profile gives the same report"
 
-# Saving that fails is a warning; the report is still printed.
+# Saving that fails is a warning; the report is still printed. pprof's
+# order: $PPROF_TMPDIR, $HOME/pprof, then $TMPDIR.
 rm -rf "$PPROF_TMPDIR"
 : >"$TMP/notadir"
-PPROF_TMPDIR="$TMP/notadir" HOME="$TMP/notadir" TMPDIR="$TMP/notadir" run top "$BASE/profile"
+mkdir "$TMP/fallback"
+PPROF_TMPDIR="$TMP/notadir" HOME="$TMP/notadir" TMPDIR="$TMP/fallback" run top "$BASE/profile"
+expect_status 0 "no PPROF_TMPDIR"
+expect_same "$TMP/want" "$TMP/out" "no PPROF_TMPDIR: report"
+{
+	echo "Fetching profile over HTTP from $BASE/profile"
+	echo "pprof-c: warning: could not use temp dir $TMP/notadir: Not a directory"
+	echo "pprof-c: warning: could not use temp dir $TMP/notadir/pprof: Not a directory"
+	echo "Saved profile in $TMP/fallback/pprof.goprog.samples.cpu.001.pb.gz"
+} >"$TMP/want.err"
+expect_same "$TMP/want.err" "$TMP/err" "no PPROF_TMPDIR: stderr"
+# A directory where no file can be made (/proc).
+PPROF_TMPDIR=/proc run top "$BASE/profile"
 expect_status 0 "unsavable"
 expect_same "$TMP/want" "$TMP/out" "unsavable: report"
-grep -q "^pprof-c: warning: could not use temp dir $TMP/notadir: Not a directory$" "$TMP/err" && ok ||
+grep -q "^pprof-c: warning: could not save profile: /proc: " "$TMP/err" && ok ||
 	bad "unsavable: $(cat "$TMP/err")"
 
 finish
