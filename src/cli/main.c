@@ -38,8 +38,10 @@ static void print_help(FILE *out)
 	        "\n"
 	        "Analyze pprof profiles (profile.proto, gzip'd or not) and "
 	        "print reports\nas `go tool pprof` does. Several profiles are "
-	        "merged. Options may stand\nanywhere on the command line, as "
-	        "-opt=value, -opt value or --opt=value.\n"
+	        "merged. A PROFILE may be a URL\n(host:port, "
+	        "http://host:port/debug/pprof/heap), fetched as pprof fetches "
+	        "it.\nOptions may stand anywhere on the command line, as "
+	        "-opt=value, -opt value\nor --opt=value.\n"
 	        "\nCommands:\n");
 	for (size_t i = 0; i < pp_ncommands; i++) {
 		char left[32];
@@ -53,9 +55,9 @@ static void print_help(FILE *out)
 	pp_settings_print_help(out);
 	fprintf(out, "  %-26s %s\n", "-h, --help", "show this help");
 	fprintf(out, "  %-26s %s\n", "--version", "show the version");
-	fprintf(out, "\nExit status: 0 success, 1 bad input or failed write, "
-	             "2 usage error, 3 a broken check rule.\nSee pprof-c(1) "
-	             "for details.\n");
+	fprintf(out, "\nExit status: 0 success, 1 bad input, failed fetch or "
+	             "failed write,\n2 usage error, 3 a broken check rule.\n"
+	             "See pprof-c(1) for details.\n");
 }
 
 static int run_shell(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
