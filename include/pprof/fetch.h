@@ -33,6 +33,7 @@
 #define PPROF_FETCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "pprof/profile.h"
 
@@ -85,6 +86,16 @@ struct pp_fetch_opts {
  */
 int pp_fetch_profile(struct pp_ctx *ctx, const char *source,
                      const struct pp_fetch_opts *opts, struct pp_profile **out);
+
+/*
+ * The same for n URLs at once, into outs[0..n-1]: the transfers run
+ * together, as pprof's fetches do, so two 30-second CPU profiles take 30
+ * seconds, not 60. All are announced first, in order. The first transfer
+ * to fail stops the others and is the error; then every outs[i] is NULL.
+ */
+int pp_fetch_profiles(struct pp_ctx *ctx, const char *const *sources, size_t n,
+                      const struct pp_fetch_opts *opts,
+                      struct pp_profile **outs);
 
 /*
  * libcurl's process-wide setup and teardown: call init once before the

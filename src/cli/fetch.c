@@ -31,19 +31,48 @@ static void progress(void *data, const char *msg)
 	fprintf(stderr, "%s\n", msg);
 }
 
-int pp_cli_open_source(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
-                       const char *source, struct pp_profile **out,
-                       bool *remote)
+int pp_cli_open_sources(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                        const char *const *sources, size_t n,
+                        struct pp_profile **profs, bool *remote)
 {
 	struct pp_fetch_opts opts = PP_FETCH_OPTS_INIT;
+	const char **urls = NULL;
+	struct pp_profile **fetched = NULL;
+	size_t nurls = 0, k = 0;
+	int err = 0;
 
-	if (!pp_fetch_is_url(source))
-		return pp_source_open(ctx, source, out);
-	*remote = true;
+	/* Files first: a missing one fails before a 30-second fetch. */
+	for (size_t i = 0; i < n; i++) {
+		if (pp_fetch_is_url(sources[i]))
+			nurls++;
+		else if ((err = pp_source_open(ctx, sources[i], &profs[i])) < 0)
+			return err;
+	}
+	if (nurls == 0)
+		return 0;
+	urls = pp_calloc(ctx, nurls, sizeof(*urls));
+	fetched = pp_calloc(ctx, nurls, sizeof(*fetched));
+	if (!urls || !fetched) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!profs[i])
+			urls[k++] = sources[i];
 	opts.seconds = cfg->seconds;
 	opts.timeout = cfg->timeout;
 	opts.progress = progress;
-	return pp_fetch_profile(ctx, source, &opts, out);
+	if ((err = pp_fetch_profiles(ctx, urls, nurls, &opts, fetched)) < 0)
+		goto done;
+	*remote = true;
+	k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!profs[i])
+			profs[i] = fetched[k++];
+done:
+	pp_free(ctx, urls);
+	pp_free(ctx, fetched);
+	return err;
 }
 
 void pp_cli_save_fetched(struct pp_ctx *ctx, const struct pp_profile *p)

@@ -18,11 +18,14 @@ int pp_cli_fetch_init(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                       const char *const *sources, size_t nsources);
 void pp_cli_fetch_cleanup(void);
 
-/* Read one source: fetched when it is a URL (then *remote is set to
- * true, else left alone), else read from its file. */
-int pp_cli_open_source(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
-                       const char *source, struct pp_profile **out,
-                       bool *remote);
+/*
+ * Read sources[0..n-1] into profs[0..n-1] (NULL on entry): the files
+ * first, then every URL at once (pprof's lines on stderr), setting *remote
+ * when there was one. On failure the caller frees what profs holds.
+ */
+int pp_cli_open_sources(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                        const char *const *sources, size_t n,
+                        struct pp_profile **profs, bool *remote);
 
 /*
  * Save p as pprof saves what it fetched: in the first of $PPROF_TMPDIR,

@@ -53,7 +53,6 @@ int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 {
 	struct pp_profile **profs;
 	const char *executable = NULL;
-	size_t n;
 	bool remote = false;
 	int err = 0;
 
@@ -69,10 +68,9 @@ int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	profs = pp_calloc(ctx, nsources, sizeof(*profs));
 	if (!profs)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
-	for (n = 0; n < nsources; n++)
-		if ((err = pp_cli_open_source(ctx, cfg, sources[n], &profs[n],
-		                              &remote)) < 0)
-			goto done;
+	if ((err = pp_cli_open_sources(ctx, cfg, sources, nsources, profs,
+	                               &remote)) < 0)
+		goto done;
 	if (nsources == 1 && !cfg->merge_one) {
 		*out = profs[0];
 		profs[0] = NULL;

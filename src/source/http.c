@@ -101,7 +101,12 @@ struct fetch {
 	char body[512];
 	size_t body_len;
 	bool enough; /* we stopped reading that body: no transfer error */
-	int err;     /* a failure of ours inside a callback */
+	int err;     /* a failure of ours inside a callback, */
+	char msg[sizeof(((struct pp_ctx *)0)->message)]; /* and its message */
+	struct pp_fetch_url u;
+	char errbuf[CURL_ERROR_SIZE];
+	CURLcode rc; /* the transfer's result, once done */
+	bool done;
 };
 
 static size_t header_cb(char *buf, size_t size, size_t n, void *data)
@@ -146,6 +151,15 @@ static int raw_add(struct fetch *f, const char *data, size_t len)
 	return 0;
 }
 
+/* Stop the transfer on error err, keeping its message: other transfers
+ * may record theirs before this one is reported. */
+static size_t fail(struct fetch *f, int err)
+{
+	f->err = err;
+	snprintf(f->msg, sizeof(f->msg), "%s", f->ctx->message);
+	return 0;
+}
+
 static size_t write_cb(char *data, size_t size, size_t n, void *arg)
 {
 	struct fetch *f = arg;
@@ -165,13 +179,11 @@ static size_t write_cb(char *data, size_t size, size_t n, void *arg)
 		return 0;
 	}
 	f->received += len;
-	if (f->received > f->cap) {
-		f->err = pp_error(f->ctx, PP_ELIMIT,
-		                  "%s: response is larger than the %llu-byte "
-		                  "limit (--max-size)",
-		                  f->name, (unsigned long long)f->cap);
-		return 0;
-	}
+	if (f->received > f->cap)
+		return fail(f, pp_error(f->ctx, PP_ELIMIT,
+		                        "%s: response is larger than the "
+		                        "%llu-byte limit (--max-size)",
+		                        f->name, (unsigned long long)f->cap));
 	if (f->gz) {
 		err = pp_gunzip_stream_push(f->gz, (const uint8_t *)data, len);
 	} else if ((err = raw_add(f, data, len)) >= 0 && !f->plain &&
@@ -187,10 +199,8 @@ static size_t write_cb(char *data, size_t size, size_t n, void *arg)
 			f->raw_len = f->raw_cap = 0;
 		}
 	}
-	if (err < 0) {
-		f->err = err;
-		return 0;
-	}
+	if (err < 0)
+		return fail(f, err);
 	return len;
 }
 
@@ -388,111 +398,211 @@ static bool has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-int pp_fetch_profile(struct pp_ctx *ctx, const char *source,
-                     const struct pp_fetch_opts *opts, struct pp_profile **out)
+/* Adjust source, announce it and set up its transfer in *f (zeroed). */
+static int fetch_start(struct pp_ctx *ctx, const char *source,
+                       const struct pp_fetch_opts *opts, struct fetch *f)
 {
-	static const struct pp_fetch_opts defaults = PP_FETCH_OPTS_INIT;
-	struct pp_fetch_url u;
-	struct fetch f;
-	char errbuf[CURL_ERROR_SIZE] = "", msg[1100];
-	CURLcode rc;
+	struct pp_fetch_url *u = &f->u;
+	char msg[1100];
 	int err;
 
-	*out = NULL;
-	memset(&f, 0, sizeof(f));
-	if (!opts)
-		opts = &defaults;
+	f->ctx = ctx;
+	f->cap = cap_of(ctx);
 	if ((err = pp_fetch_adjust_url(ctx, source, opts->seconds,
-	                               opts->timeout, &u)) <= 0)
+	                               opts->timeout, u)) <= 0)
 		return err < 0 ? err
 		               : pp_error(ctx, PP_EUSAGE, "%s: not a URL",
 		                          source);
-	if (!has_prefix(u.shown, "http://") &&
-	    !has_prefix(u.shown, "https://") && !u.insecure) {
+	f->name = u->shown;
+	if (!has_prefix(u->shown, "http://") &&
+	    !has_prefix(u->shown, "https://") && !u->insecure) {
 		/* "ftp://host/x", or "//host/x" with no scheme at all. */
-		int n = has_prefix(u.shown, "//") ? 0
-		                                  : (int)strcspn(u.shown, ":");
+		int n = has_prefix(u->shown, "//")
+		                ? 0
+		                : (int)strcspn(u->shown, ":");
 
-		err = pp_error(ctx, PP_EFETCH,
-		               "%s: unsupported protocol scheme \"%.*s\"",
-		               u.shown, n, u.shown);
-		goto done;
+		return pp_error(ctx, PP_EFETCH,
+		                "%s: unsupported protocol scheme \"%.*s\"",
+		                u->shown, n, u->shown);
 	}
 	if (opts->progress) {
 		snprintf(msg, sizeof(msg), "Fetching profile over HTTP from %s",
-		         u.shown);
+		         u->shown);
 		opts->progress(opts->progress_data, msg);
-		if (u.seconds > 0) {
+		if (u->seconds > 0) {
 			char d[32];
 
-			go_duration(d, sizeof(d), u.seconds);
+			go_duration(d, sizeof(d), u->seconds);
 			snprintf(msg, sizeof(msg), "Please wait... (%s)", d);
 			opts->progress(opts->progress_data, msg);
 		}
 	}
-	f.ctx = ctx;
-	f.name = u.shown;
-	f.cap = cap_of(ctx);
-	if (!(f.curl = curl_easy_init())) {
-		err = pp_error(ctx, PP_EFETCH, "%s: cannot start libcurl",
-		               u.shown);
-		goto done;
-	}
+	if (!(f->curl = curl_easy_init()))
+		return pp_error(ctx, PP_EFETCH, "%s: cannot start libcurl",
+		                u->shown);
 	/* CURLOPT_NOSIGNAL stays off: libcurl then ignores SIGPIPE while it
 	 * writes (a server that resets the connection would kill us), and
 	 * Debian's libcurl resolves names on a thread, with no SIGALRM. */
-	if (curl_easy_setopt(f.curl, CURLOPT_URL, u.url) != CURLE_OK ||
-	    curl_easy_setopt(f.curl, CURLOPT_PROTOCOLS_STR, "http,https") !=
+	if (curl_easy_setopt(f->curl, CURLOPT_URL, u->url) != CURLE_OK ||
+	    curl_easy_setopt(f->curl, CURLOPT_PRIVATE, f) != CURLE_OK ||
+	    curl_easy_setopt(f->curl, CURLOPT_PROTOCOLS_STR, "http,https") !=
 	            CURLE_OK ||
-	    curl_easy_setopt(f.curl, CURLOPT_REDIR_PROTOCOLS_STR,
+	    curl_easy_setopt(f->curl, CURLOPT_REDIR_PROTOCOLS_STR,
 	                     "http,https") != CURLE_OK ||
 	    /* As Go's http.Client: up to 10 redirects, gzip accepted. */
-	    curl_easy_setopt(f.curl, CURLOPT_FOLLOWLOCATION, 1L) != CURLE_OK ||
-	    curl_easy_setopt(f.curl, CURLOPT_MAXREDIRS, 10L) != CURLE_OK ||
-	    curl_easy_setopt(f.curl, CURLOPT_ACCEPT_ENCODING, "gzip") !=
+	    curl_easy_setopt(f->curl, CURLOPT_FOLLOWLOCATION, 1L) != CURLE_OK ||
+	    curl_easy_setopt(f->curl, CURLOPT_MAXREDIRS, 10L) != CURLE_OK ||
+	    curl_easy_setopt(f->curl, CURLOPT_ACCEPT_ENCODING, "gzip") !=
 	            CURLE_OK ||
-	    curl_easy_setopt(f.curl, CURLOPT_TIMEOUT_MS, u.timeout_ms + 5000) !=
-	            CURLE_OK ||
-	    curl_easy_setopt(f.curl, CURLOPT_USERAGENT,
+	    curl_easy_setopt(f->curl, CURLOPT_TIMEOUT_MS,
+	                     u->timeout_ms + 5000) != CURLE_OK ||
+	    curl_easy_setopt(f->curl, CURLOPT_USERAGENT,
 	                     "pprof-c/" PPROF_C_VERSION) != CURLE_OK ||
-	    curl_easy_setopt(f.curl, CURLOPT_ERRORBUFFER, errbuf) != CURLE_OK ||
-	    curl_easy_setopt(f.curl, CURLOPT_HEADERFUNCTION, header_cb) !=
+	    curl_easy_setopt(f->curl, CURLOPT_ERRORBUFFER, f->errbuf) !=
 	            CURLE_OK ||
-	    curl_easy_setopt(f.curl, CURLOPT_HEADERDATA, &f) != CURLE_OK ||
-	    curl_easy_setopt(f.curl, CURLOPT_WRITEFUNCTION, write_cb) !=
+	    curl_easy_setopt(f->curl, CURLOPT_HEADERFUNCTION, header_cb) !=
 	            CURLE_OK ||
-	    curl_easy_setopt(f.curl, CURLOPT_WRITEDATA, &f) != CURLE_OK ||
-	    (u.insecure && (curl_easy_setopt(f.curl, CURLOPT_SSL_VERIFYPEER,
-	                                     0L) != CURLE_OK ||
-	                    curl_easy_setopt(f.curl, CURLOPT_SSL_VERIFYHOST,
-	                                     0L) != CURLE_OK))) {
-		err = pp_error(ctx, PP_EFETCH,
-		               "%s: libcurl lacks an option pprof-c needs",
-		               u.shown);
-		goto done;
+	    curl_easy_setopt(f->curl, CURLOPT_HEADERDATA, f) != CURLE_OK ||
+	    curl_easy_setopt(f->curl, CURLOPT_WRITEFUNCTION, write_cb) !=
+	            CURLE_OK ||
+	    curl_easy_setopt(f->curl, CURLOPT_WRITEDATA, f) != CURLE_OK ||
+	    (u->insecure && (curl_easy_setopt(f->curl, CURLOPT_SSL_VERIFYPEER,
+	                                      0L) != CURLE_OK ||
+	                     curl_easy_setopt(f->curl, CURLOPT_SSL_VERIFYHOST,
+	                                      0L) != CURLE_OK)))
+		return pp_error(ctx, PP_EFETCH,
+		                "%s: libcurl lacks an option pprof-c needs",
+		                u->shown);
+	return 0;
+}
+
+/* The error of a transfer that is done, or 0 when it brought a 200. */
+static int fetch_error(struct fetch *f)
+{
+	if (f->err < 0)
+		return pp_error(f->ctx, f->err, "%s", f->msg);
+	if (f->rc != CURLE_OK && !(f->rc == CURLE_WRITE_ERROR && f->enough))
+		return transfer_error(f, &f->u, f->rc, f->errbuf);
+	curl_easy_getinfo(f->curl, CURLINFO_RESPONSE_CODE, &f->status);
+	if (f->status != 200)
+		return status_error(f);
+	return 0;
+}
+
+static void fetch_release(struct fetch *f)
+{
+	if (f->curl)
+		curl_easy_cleanup(f->curl);
+	pp_gunzip_stream_free(f->gz);
+	pp_free(f->ctx, f->raw);
+	if (f->ctx)
+		pp_fetch_url_release(f->ctx, &f->u);
+}
+
+/* Run the transfers together until all are done or one fails: the index
+ * of the failed one, or n. */
+static int run_all(struct pp_ctx *ctx, struct fetch *fs, size_t n,
+                   size_t *failed)
+{
+	CURLM *multi = curl_multi_init();
+	size_t added = 0;
+	int running = 1, err = 0;
+
+	*failed = n;
+	if (!multi)
+		return pp_error(ctx, PP_EFETCH, "cannot start libcurl");
+	for (; added < n; added++)
+		if (curl_multi_add_handle(multi, fs[added].curl) != CURLM_OK) {
+			err = pp_error(ctx, PP_EFETCH,
+			               "%s: cannot start libcurl",
+			               fs[added].name);
+			goto done;
+		}
+	while (running && *failed == n) {
+		CURLMsg *m;
+		int left;
+
+		if (curl_multi_perform(multi, &running) != CURLM_OK ||
+		    (running &&
+		     curl_multi_poll(multi, NULL, 0, 1000, NULL) != CURLM_OK)) {
+			err = pp_error(ctx, PP_EFETCH, "libcurl failed");
+			goto done;
+		}
+		while ((m = curl_multi_info_read(multi, &left))) {
+			struct fetch *f = NULL;
+
+			if (m->msg != CURLMSG_DONE)
+				continue;
+			curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE,
+			                  (char **)&f);
+			f->rc = m->data.result;
+			f->done = true;
+			/* The first failure ends them all: no need to wait
+			 * out another's 30 seconds to report it. */
+			if (*failed == n &&
+			    (f->err < 0 ||
+			     (f->rc != CURLE_OK &&
+			      !(f->rc == CURLE_WRITE_ERROR && f->enough))))
+				*failed = (size_t)(f - fs);
+		}
 	}
-	rc = curl_easy_perform(f.curl);
-	if (f.err < 0) {
-		err = f.err;
-		goto done;
-	}
-	if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && f.enough)) {
-		err = transfer_error(&f, &u, rc, errbuf);
-		goto done;
-	}
-	curl_easy_getinfo(f.curl, CURLINFO_RESPONSE_CODE, &f.status);
-	if (f.status != 200) {
-		err = status_error(&f);
-		goto done;
-	}
-	err = decode_body(&f, out);
 done:
-	if (f.curl)
-		curl_easy_cleanup(f.curl);
-	pp_gunzip_stream_free(f.gz);
-	pp_free(ctx, f.raw);
-	pp_fetch_url_release(ctx, &u);
+	for (size_t i = 0; i < added; i++)
+		curl_multi_remove_handle(multi, fs[i].curl);
+	curl_multi_cleanup(multi);
 	return err;
+}
+
+int pp_fetch_profiles(struct pp_ctx *ctx, const char *const *sources, size_t n,
+                      const struct pp_fetch_opts *opts,
+                      struct pp_profile **outs)
+{
+	static const struct pp_fetch_opts defaults = PP_FETCH_OPTS_INIT;
+	struct fetch *fs;
+	size_t failed = n, i;
+	int err = 0;
+
+	for (i = 0; i < n; i++)
+		outs[i] = NULL;
+	if (n == 0)
+		return 0;
+	if (!opts)
+		opts = &defaults;
+	if (!(fs = pp_calloc(ctx, n, sizeof(*fs))))
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		if ((err = fetch_start(ctx, sources[i], opts, &fs[i])) < 0)
+			goto done;
+	if ((err = run_all(ctx, fs, n, &failed)) < 0)
+		goto done;
+	if (failed < n) {
+		err = fetch_error(&fs[failed]);
+		goto done;
+	}
+	for (i = 0; i < n; i++) {
+		if ((err = fetch_error(&fs[i])) < 0 ||
+		    (err = decode_body(&fs[i], &outs[i])) < 0)
+			goto done;
+		/* Free each body's buffers as soon as it is decoded. */
+		pp_gunzip_stream_free(fs[i].gz);
+		fs[i].gz = NULL;
+	}
+done:
+	if (err < 0)
+		for (i = 0; i < n; i++) {
+			pp_profile_free(outs[i]);
+			outs[i] = NULL;
+		}
+	for (i = 0; i < n; i++)
+		fetch_release(&fs[i]);
+	pp_free(ctx, fs);
+	return err;
+}
+
+int pp_fetch_profile(struct pp_ctx *ctx, const char *source,
+                     const struct pp_fetch_opts *opts, struct pp_profile **out)
+{
+	return pp_fetch_profiles(ctx, &source, 1, opts, out);
 }
 
 int pp_fetch_global_init(struct pp_ctx *ctx)

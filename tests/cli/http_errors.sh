@@ -101,6 +101,41 @@ expect_same "$TMP/want" "$TMP/out" "redirect"
 run top "$PPROF_TMPDIR/pprof.goprog.samples.cpu.001.pb.gz"
 expect_same "$TMP/want" "$TMP/out" "the saved profile gives the same report"
 
+# Several URLs are fetched together, as pprof does: two answers that each
+# take four seconds come in about as fast as one (timed against one, so
+# that a slow machine or valgrind does not count), merged and saved once.
+ms() { echo $(($(date +%s%N) / 1000000)); }
+rm -rf "$PPROF_TMPDIR"
+start=$(ms)
+run top "$BASE/delay"
+one=$(($(ms) - start))
+rm -rf "$PPROF_TMPDIR"
+start=$(ms)
+run top "$BASE/delay" "$BASE/delay?x=1"
+two=$(($(ms) - start))
+expect_status 0 "two at once"
+if [ "$two" -lt $((one + 2500)) ]; then ok; else bad "two 4-second fetches took ${two} ms, one ${one} ms"; fi
+"$PPROF_C" top "$GOOD" "$GOOD" >"$TMP/want2" 2>/dev/null
+expect_same "$TMP/want2" "$TMP/out" "two at once: merged"
+printf 'Fetching profile over HTTP from %s\n' "$BASE/delay" "$BASE/delay?x=1" >"$TMP/want.err"
+echo "Saved profile in $PPROF_TMPDIR/pprof.goprog.samples.cpu.001.pb.gz" >>"$TMP/want.err"
+expect_same "$TMP/want.err" "$TMP/err" "two at once: stderr"
+# The first to fail ends the others at once; files are read before any
+# fetch, so a missing one costs no wait.
+rm -rf "$PPROF_TMPDIR"
+start=$(ms)
+run top "$BASE/delay" "127.0.0.1:$CLOSED"
+took=$(($(ms) - start))
+expect_status 1 "one of two fails"
+if [ "$took" -lt $((one - 2000)) ]; then ok; else bad "a failed fetch took ${took} ms, waiting for the other (${one} ms)"; fi
+if [ "$(tail -1 "$TMP/err")" = "pprof-c: http://127.0.0.1:$CLOSED/debug/pprof/profile: connection refused" ]; then ok; else
+	bad "one of two fails: $(cat "$TMP/err")"
+fi
+run top "$BASE/delay" "$TMP/missing.pb.gz"
+expect_status 1 "URL and a missing file"
+expect_err_line "^pprof-c: $TMP/missing.pb.gz: No such file or directory$" "URL and a missing file"
+if [ -z "$(ls -A "$PPROF_TMPDIR" 2>/dev/null)" ]; then ok; else bad "a failed run saved $(ls "$PPROF_TMPDIR")"; fi
+
 # Saving that fails is a warning; the report is still printed. pprof's
 # order: $PPROF_TMPDIR, $HOME/pprof, then $TMPDIR.
 rm -rf "$PPROF_TMPDIR"

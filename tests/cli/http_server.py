@@ -12,6 +12,7 @@ and serves until killed (or for at most five minutes):
     /500-empty    500 with no body
     /ctl          500 whose body holds terminal escape sequences
     /slow         200, two bytes of gzip, then nothing for a minute
+    /delay        PROFILE after four seconds
     /garbage      200 "this is not a profile"
     /empty        200 with no body
     /truncated    200 with the first 300 bytes of PROFILE
@@ -63,6 +64,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(b"\x1f\x8b")
             self.wfile.flush()
             time.sleep(60)
+        elif path == "/delay":
+            time.sleep(4)
+            self.answer(200, PROFILE)
         elif path == "/garbage":
             self.answer(200, b"this is not a profile\n")
         elif path == "/empty":
