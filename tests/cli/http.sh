@@ -6,10 +6,10 @@
 # with pprof's name, decoding to the same report. Skipped (77) without go.
 . "$(dirname "$0")/lib.sh"
 command -v go >/dev/null || { echo "SKIP: go is not installed"; exit 77; }
-export PPROF_TMPDIR="$TMP/saved" HOME="$TMP/home"
 # Go's build cache: the user's if there is one, else a fresh one here.
 export GOCACHE="${GOCACHE:-$(go env GOCACHE 2>/dev/null)}" GOFLAGS=-mod=mod GOPROXY=off
 mkdir -p "$GOCACHE" 2>/dev/null && [ -w "$GOCACHE" ] || export GOCACHE="$TMP/gocache"
+export PPROF_TMPDIR="$TMP/saved" HOME="$TMP/home"
 
 if ! (cd "$SRCDIR/testdata/gen/httpserver" && CGO_ENABLED=0 go build -o "$TMP/httpserver" .) 2>"$TMP/build.err"; then
 	echo "FAIL: building testdata/gen/httpserver: $(cat "$TMP/build.err")"
