@@ -15,12 +15,12 @@
 #include "pprof/source.h"
 #include "util/atomicfile.h"
 
+/* ---- fetching ---------------------------------------------------------- */
+
 static bool is_digit(int c)
 {
 	return c >= '0' && c <= '9';
 }
-
-/* ---- fetching ---------------------------------------------------------- */
 
 static uint64_t cap_of(const struct pp_ctx *ctx)
 {
@@ -106,7 +106,6 @@ struct fetch {
 	struct pp_fetch_url u;
 	char errbuf[CURL_ERROR_SIZE];
 	CURLcode rc; /* the transfer's result, once done */
-	bool done;
 };
 
 static size_t header_cb(char *buf, size_t size, size_t n, void *data)
@@ -476,6 +475,15 @@ static int fetch_start(struct pp_ctx *ctx, const char *source,
 	return 0;
 }
 
+/* Did a transfer that is done bring a 200? */
+static bool fetch_ok(struct fetch *f)
+{
+	if (f->err < 0 || f->rc != CURLE_OK)
+		return false;
+	curl_easy_getinfo(f->curl, CURLINFO_RESPONSE_CODE, &f->status);
+	return f->status == 200;
+}
+
 /* The error of a transfer that is done, or 0 when it brought a 200. */
 static int fetch_error(struct fetch *f)
 {
@@ -536,13 +544,9 @@ static int run_all(struct pp_ctx *ctx, struct fetch *fs, size_t n,
 			curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE,
 			                  (char **)&f);
 			f->rc = m->data.result;
-			f->done = true;
 			/* The first failure ends them all: no need to wait
 			 * out another's 30 seconds to report it. */
-			if (*failed == n &&
-			    (f->err < 0 ||
-			     (f->rc != CURLE_OK &&
-			      !(f->rc == CURLE_WRITE_ERROR && f->enough))))
+			if (*failed == n && !fetch_ok(f))
 				*failed = (size_t)(f - fs);
 		}
 	}

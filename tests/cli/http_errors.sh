@@ -131,6 +131,14 @@ if [ "$took" -lt $((one - 2000)) ]; then ok; else bad "a failed fetch took ${too
 if [ "$(tail -1 "$TMP/err")" = "pprof-c: http://127.0.0.1:$CLOSED/debug/pprof/profile: connection refused" ]; then ok; else
 	bad "one of two fails: $(cat "$TMP/err")"
 fi
+start=$(ms)
+run top "$BASE/delay" "$BASE/404"
+took=$(($(ms) - start))
+expect_status 1 "one of two is a 404"
+if [ "$took" -lt $((one - 2000)) ]; then ok; else bad "a 404 took ${took} ms, waiting for the other (${one} ms)"; fi
+if [ "$(tail -1 "$TMP/err")" = "pprof-c: $BASE/404: server response: 404 Not Found - no such profile" ]; then ok; else
+	bad "one of two is a 404: $(cat "$TMP/err")"
+fi
 run top "$BASE/delay" "$TMP/missing.pb.gz"
 expect_status 1 "URL and a missing file"
 expect_err_line "^pprof-c: $TMP/missing.pb.gz: No such file or directory$" "URL and a missing file"
