@@ -9,7 +9,14 @@ command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 7
 GOOD="$SRCDIR/testdata/go/cpu.pb.gz"
 export PPROF_TMPDIR="$TMP/saved" HOME="$TMP/home"
 
-python3 -u "$SRCDIR/tests/cli/http_server.py" "$GOOD" >"$TMP/server.out" 2>"$TMP/server.err" &
+# A self-signed certificate for the HTTPS side, when openssl is there.
+TLS_ARGS=()
+if command -v openssl >/dev/null &&
+	openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -days 1 \
+		-keyout "$TMP/key.pem" -out "$TMP/cert.pem" >/dev/null 2>&1; then
+	TLS_ARGS=("$TMP/cert.pem" "$TMP/key.pem")
+fi
+python3 -u "$SRCDIR/tests/cli/http_server.py" "$GOOD" "${TLS_ARGS[@]}" >"$TMP/server.out" 2>"$TMP/server.err" &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; rm -rf "$TMP"' EXIT
 for _ in $(seq 100); do
@@ -64,6 +71,22 @@ CLOSED=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)
 fails "pprof-c: http://127.0.0.1:$CLOSED/debug/pprof/profile: connection refused" "127.0.0.1:$CLOSED"
 fails "pprof-c: http://pprof-c-test.invalid/debug/pprof/heap: could not resolve host pprof-c-test.invalid" "http://pprof-c-test.invalid/debug/pprof/heap"
 fails "pprof-c: https://127.0.0.1:$CLOSED/x: connection refused" "https://127.0.0.1:$CLOSED/x"
+
+# HTTPS: a certificate nobody vouches for is refused; https+insecure://
+# takes it, as in Go's pprof.
+TLS=$(sed -n 's/^tls on //p' "$TMP/server.out")
+if [ -n "$TLS" ]; then
+	fails "pprof-c: https://$TLS/profile: SSL certificate problem: self-signed certificate" "https://$TLS/profile"
+	run top "https+insecure://$TLS/profile"
+	expect_status 0 "https+insecure"
+	"$PPROF_C" top "$GOOD" >"$TMP/want" 2>/dev/null
+	expect_same "$TMP/want" "$TMP/out" "https+insecure"
+	grep -qx "Fetching profile over HTTP from https+insecure://$TLS/profile" "$TMP/err" && ok ||
+		bad "https+insecure: $(cat "$TMP/err")"
+	rm -rf "$PPROF_TMPDIR"
+else
+	echo "note: no openssl, HTTPS not tested"
+fi
 
 # Not http or https: one line, nothing fetched.
 run top "ftp://user:secret@$ADDR/x"

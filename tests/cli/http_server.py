@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """A small HTTP server that answers badly, for tests/cli/http_errors.sh.
 
-    http_server.py PROFILE
+    http_server.py PROFILE [CERT KEY]
 
 Listens on 127.0.0.1 on a free port, prints "listening on 127.0.0.1:PORT"
-and serves until killed (or for at most five minutes):
+(and with a certificate and its key, "tls on 127.0.0.1:PORT" for the same
+answers over HTTPS) and serves until killed (or for at most five minutes):
 
     /profile      PROFILE, gzip'd as it is (200)
     /404          404 "no such profile"
@@ -24,6 +25,7 @@ and serves until killed (or for at most five minutes):
 import base64
 import gzip
 import http.server
+import ssl
 import sys
 import threading
 import time
@@ -88,8 +90,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.answer(404, b"unknown path\n")
 
 
+def serve(server):
+    server.daemon_threads = True
+    threading.Timer(300, server.shutdown).start()
+    server.serve_forever()
+
+
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-server.daemon_threads = True
 print("listening on 127.0.0.1:%d" % server.server_address[1], flush=True)
-threading.Timer(300, server.shutdown).start()
-server.serve_forever()
+if len(sys.argv) > 3:
+    tls = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[2], sys.argv[3])
+    tls.socket = context.wrap_socket(tls.socket, server_side=True)
+    print("tls on 127.0.0.1:%d" % tls.server_address[1], flush=True)
+    threading.Thread(target=serve, args=(tls,), daemon=True).start()
+serve(server)
