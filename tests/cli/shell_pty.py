@@ -60,6 +60,10 @@ class Session:
             self.buf += data
 
     def type(self, text):
+        # libedit may switch the terminal mode after printing its prompt,
+        # and input typed before that can be flushed: let it settle, as a
+        # person's typing does.
+        time.sleep(0.1)
         os.write(self.fd, text)
 
     def command(self, line):
@@ -74,7 +78,7 @@ class Session:
             if pid:
                 os.close(self.fd)
                 return os.waitstatus_to_exitcode(status)
-            self.read_until(b"\0never\0", 0.1)  # drain the terminal
+            self.read_until(b"\0never\0", 0.1)  # drain; kept in self.buf
         os.kill(self.pid, 9)
         os.waitpid(self.pid, 0)
         os.close(self.fd)
@@ -140,7 +144,9 @@ def main():
     check(out is not None and b"| main.hashLoop" in out, "peek: %r" % out)
 
     s.type(b"\x04")  # Ctrl-D on an empty line ends the session
-    check(s.wait() == 0, "Ctrl-D ends the session with status 0")
+    status = s.wait()
+    check(status == 0, "Ctrl-D ends the session with status 0: %r, %r"
+          % (status, s.buf[-500:]))
 
     hist = os.path.join(work, "history")
     saved = open(hist, "rb").read() if os.path.exists(hist) else b""
