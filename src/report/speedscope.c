@@ -54,6 +54,7 @@ int pp_report_speedscope(struct pp_report *r, FILE *out)
 	const struct pp_profile *p = r->prof;
 	const struct pp_tree *t;
 	const struct pp_tree_node *nodes;
+	struct pp_report__out *o = NULL;
 	uint32_t *frame_of = NULL, *order = NULL, *path = NULL, nframes = 0;
 	uint32_t n, nstacks = 0;
 	int64_t end = 0;
@@ -67,7 +68,8 @@ int pp_report_speedscope(struct pp_report *r, FILE *out)
 	order = pp_malloc(r->ctx,
 	                  ((size_t)t->graph->nnodes + 1) * sizeof(*order));
 	path = pp_malloc(r->ctx, ((size_t)t->max_depth + 1) * sizeof(*path));
-	if (!frame_of || !order || !path) {
+	o = pp_malloc(r->ctx, sizeof(*o));
+	if (!frame_of || !order || !path || !o) {
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -95,48 +97,45 @@ int pp_report_speedscope(struct pp_report *r, FILE *out)
 	        ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%lld,\n"
 	        "\"samples\":[",
 	        speedscope_unit(r->sample_unit), (long long)end);
-	/* Depth-first: path[d] holds the frame of the current node at depth
-	 * d, so each stack is written from the path, root first. Weights
-	 * must not be negative, so a diff's shrunk stacks are left out. */
+	/* Depth-first (the tree's order): path[d] holds the frame of the
+	 * current node at depth d, so each stack is written from the path,
+	 * root first. Weights must not be negative, so a diff's shrunk
+	 * stacks are left out. */
+	fflush(out);
+	o->f = out;
+	o->n = 0;
+	o->failed = false;
 	nstacks = 0;
-	n = nodes[0].first_child;
-	while (n != PP_NONE) {
+	for (n = 1; n < t->nnodes; n++) {
 		uint32_t d = nodes[n].depth;
 
 		path[d] = frame_of[nodes[n].frame];
 		if (nodes[n].self > 0) {
-			fputs(nstacks++ ? ",\n[" : "\n[", out);
-			for (uint32_t i = 1; i <= d; i++)
-				fprintf(out, i > 1 ? ",%u" : "%u", path[i]);
-			fputc(']', out);
+			if (nstacks++)
+				pp_report__out_bytes(o, ",\n[", 3);
+			else
+				pp_report__out_bytes(o, "\n[", 2);
+			for (uint32_t i = 1; i <= d; i++) {
+				if (i > 1)
+					pp_report__out_bytes(o, ",", 1);
+				pp_report__out_uint(o, path[i]);
+			}
+			pp_report__out_bytes(o, "]", 1);
 		}
-		if (nodes[n].first_child != PP_NONE) {
-			n = nodes[n].first_child;
-			continue;
-		}
-		while (n != 0 && nodes[n].next_sibling == PP_NONE)
-			n = nodes[n].parent;
-		n = n == 0 ? PP_NONE : nodes[n].next_sibling;
 	}
-	fputs("],\n\"weights\":[", out);
+	pp_report__out_str(o, "],\n\"weights\":[");
 	nstacks = 0;
-	n = nodes[0].first_child;
-	while (n != PP_NONE) {
-		if (nodes[n].self > 0) {
-			fprintf(out, "%s%lld",
-			        nstacks == 0 ? "\n"
-			                     : (nstacks % 16 ? "," : ",\n"),
-			        (long long)nodes[n].self);
-			nstacks++;
-		}
-		if (nodes[n].first_child != PP_NONE) {
-			n = nodes[n].first_child;
+	for (n = 1; n < t->nnodes; n++) {
+		if (nodes[n].self <= 0)
 			continue;
-		}
-		while (n != 0 && nodes[n].next_sibling == PP_NONE)
-			n = nodes[n].parent;
-		n = n == 0 ? PP_NONE : nodes[n].next_sibling;
+		if (nstacks)
+			pp_report__out_str(o, nstacks % 16 ? "," : ",\n");
+		else
+			pp_report__out_bytes(o, "\n", 1);
+		pp_report__out_int(o, nodes[n].self, 0);
+		nstacks++;
 	}
+	pp_report__out_flush(o);
 	fputs("]}],\n\"name\":", out);
 	{
 		char name[512];
@@ -152,9 +151,10 @@ int pp_report_speedscope(struct pp_report *r, FILE *out)
 	fputs(",\"activeProfileIndex\":0,\"exporter\":\"pprof-"
 	      "c " PPROF_C_VERSION "\"}\n",
 	      out);
-	if (ferror(out))
+	if (o->failed || ferror(out))
 		err = pp_error(r->ctx, PP_EIO, "write error");
 done:
+	pp_free(r->ctx, o);
 	pp_free(r->ctx, frame_of);
 	pp_free(r->ctx, order);
 	pp_free(r->ctx, path);
