@@ -14,10 +14,12 @@
  * memory system overlaps them: on the large bench profile (51.6 M frames,
  * 8.8 M nodes) this is 4x faster than the hash, in half the memory.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pprof/tree.h"
+#include "util/pages.h"
 
 /* Hint that *p will be read soon. The loops below read memory that is far
  * from the cache at every step, but each step's address is known some
@@ -46,11 +48,12 @@ struct cursor {
 	uint32_t key;   /* 0: the stack ended; else 1 + rank of the frame */
 };
 
-/* A child to build: the samples [a, b) reach it through parent. */
+/* A child to build: the stacks [a, b) reach it through parent. */
 struct task {
 	uint32_t a, b;
 	uint32_t parent;
 	uint32_t key;
+	uint32_t depth; /* the child's */
 };
 
 struct builder {
@@ -66,8 +69,11 @@ struct builder {
 	int64_t *weight;
 	unsigned char *base;
 	struct cursor *cur, *tmp;
+	/* Children still to build, the next on top. pending: how many
+	 * stacks they hold. */
 	struct task *tasks;
 	size_t ntasks, cap_tasks;
+	uint64_t pending;
 	size_t cap_base;
 };
 
@@ -90,7 +96,7 @@ static uint32_t next_key(const struct builder *b, struct cursor *c)
 }
 
 static int new_node(struct builder *b, uint32_t parent, uint32_t key,
-                    uint32_t *out)
+                    uint32_t depth, uint32_t *out)
 {
 	struct pp_tree *t = b->t;
 	struct pp_tree_node *n;
@@ -98,7 +104,8 @@ static int new_node(struct builder *b, uint32_t parent, uint32_t key,
 
 	if (t->nnodes == UINT32_MAX - 1)
 		return pp_error(t->ctx, PP_ELIMIT, "too many distinct stacks");
-	if ((err = pp_grow(t->ctx, (void **)&t->nodes, &t->cap_nodes,
+	if (t->nnodes == t->cap_nodes &&
+	    (err = pp_grow(t->ctx, (void **)&t->nodes, &t->cap_nodes,
 	                   (size_t)t->nnodes + 1, sizeof(*t->nodes))) < 0)
 		return err;
 	if (t->base_self) {
@@ -111,7 +118,7 @@ static int new_node(struct builder *b, uint32_t parent, uint32_t key,
 	n = &t->nodes[t->nnodes];
 	n->parent = parent;
 	n->frame = key ? b->by_rank[key - 1] : PP_NONE;
-	n->depth = parent == PP_NONE ? 0 : t->nodes[parent].depth + 1;
+	n->depth = depth;
 	n->end = 0;
 	n->self = n->total = 0;
 	if (n->depth > t->max_depth)
@@ -144,12 +151,12 @@ static void end_stack(struct builder *b, uint32_t n, uint32_t stack)
 		        add64(b->t->base_self[n], (int64_t)(0 - (uint64_t)w));
 }
 
-/* Sort cur[0, n) by key: insertion sort when short, else an LSD radix
- * sort over the bytes in which the keys differ. */
-static void sort_keys(struct builder *b, struct cursor *cur, uint32_t n,
+/* Sort cur[0, n) by key (tmp: as many for scratch): insertion sort when
+ * short, else an LSD radix sort over the bytes in which the keys differ. */
+static void sort_keys(struct cursor *cur, struct cursor *tmp, uint32_t n,
                       uint32_t min, uint32_t max)
 {
-	struct cursor *src = cur, *dst = b->tmp;
+	struct cursor *src = cur, *dst = tmp;
 
 	if (n <= 24) {
 		for (uint32_t i = 1; i < n; i++) {
@@ -178,19 +185,20 @@ static void sort_keys(struct builder *b, struct cursor *cur, uint32_t n,
 			dst[count[((src[i].key - min) >> shift) & 0xff]++] =
 			        src[i];
 		src = dst;
-		dst = src == cur ? b->tmp : cur;
+		dst = src == cur ? tmp : cur;
 	}
 	if (src != cur)
 		memcpy(cur, src, (size_t)n * sizeof(*cur));
 }
 
 /*
- * Build the subtree of node n from the samples cur[a, b), whose cursors
- * stand just below n: straight down while they all go the same way, then
- * sort them by their next frame and queue one task per child, the first
- * child on top.
+ * Build the subtree of node n (at depth) from the stacks cur[a, e), whose
+ * cursors stand just below n: straight down while they all go the same
+ * way, then sort them by their next frame and queue one task per child,
+ * the first child on top.
  */
-static int expand(struct builder *b, uint32_t n, uint32_t a, uint32_t e)
+static int expand(struct builder *b, uint32_t n, uint32_t depth, uint32_t a,
+                  uint32_t e)
 {
 	struct cursor *cur = b->cur;
 	int err;
@@ -203,7 +211,7 @@ static int expand(struct builder *b, uint32_t n, uint32_t a, uint32_t e)
 			uint32_t k;
 
 			while ((k = next_key(b, &cur[a])) != 0)
-				if ((err = new_node(b, n, k, &n)) < 0)
+				if ((err = new_node(b, n, k, ++depth, &n)) < 0)
 					return err;
 			end_stack(b, n, cur[a].stack);
 			return 0;
@@ -221,12 +229,12 @@ static int expand(struct builder *b, uint32_t n, uint32_t a, uint32_t e)
 			max = k > max ? k : max;
 		}
 		if (min == max && min != 0) {
-			if ((err = new_node(b, n, min, &n)) < 0)
+			if ((err = new_node(b, n, min, ++depth, &n)) < 0)
 				return err;
 			continue;
 		}
 		if (min != max)
-			sort_keys(b, cur + a, e - a, min, max);
+			sort_keys(cur + a, b->tmp + a, e - a, min, max);
 		for (i = a; i < e && cur[i].key == 0; i++)
 			end_stack(b, n, cur[i].stack);
 		/* The runs of equal keys, queued last to first. */
@@ -246,6 +254,8 @@ static int expand(struct builder *b, uint32_t n, uint32_t a, uint32_t e)
 			tk->b = j;
 			tk->parent = n;
 			tk->key = cur[i].key;
+			tk->depth = depth + 1;
+			b->pending += j - i;
 			i = j;
 		}
 		for (size_t x = tasks_at, y = b->ntasks; x + 1 < y; x++, y--) {
@@ -267,88 +277,103 @@ static uint64_t stack_hash(const uint32_t *locs, uint32_t n, bool base)
 	return h ^ h >> 29;
 }
 
+/* A distinct stack in the hash: its hash's high bits with the base flag
+ * as bit 0 (tag), its number + 1 (0: empty), and its locations. */
+struct stack_slot {
+	uint32_t tag, stack, first, count;
+};
+
 static uint64_t sample_hash(const struct builder *b, uint32_t s)
 {
 	const struct pp_sample *smp = &b->p->samples[s];
+	bool base = is_base_sample(b->p, s, b->base_key);
+	uint64_t h = stack_hash(b->p->sample_locs + smp->loc_first,
+	                        smp->loc_count, base);
 
-	return stack_hash(b->p->sample_locs + smp->loc_first, smp->loc_count,
-	                  is_base_sample(b->p, s, b->base_key));
+	return (h & ~((uint64_t)1 << 32)) | (uint64_t)base << 32;
 }
 
-/* One cursor per distinct stack of the samples with a value, found with
- * a hash of the whole location list. *out: how many. */
+/*
+ * One cursor per distinct stack of the samples with a value, found with a
+ * hash of the whole location list. *out: how many. The slots and then the
+ * locations of the stack a slot holds are far from the cache; both are
+ * prefetched, AHEAD and 2 * AHEAD samples ahead.
+ */
 static int distinct_stacks(struct builder *b, uint32_t *out)
 {
 	struct pp_tree *t = b->t;
 	const struct pp_profile *p = b->p;
-	uint64_t *slots = NULL; /* hash << 32 | stack + 1; 0 empty */
-	uint64_t ahead[AHEAD];
-	size_t nslots = 16, j;
-	uint32_t m = 0;
+	struct stack_slot *slots = NULL;
+	uint64_t ahead[2 * AHEAD];
+	size_t nslots = 16, mask, j;
+	uint32_t m = 0, n = p->nsamples;
 	int err = 0;
 
 	/* At most half full, so a probe always ends. */
 	*out = 0;
-	while (nslots / 2 < p->nsamples && nslots <= SIZE_MAX / 4)
+	while (nslots / 2 < n && nslots <= SIZE_MAX / 4)
 		nslots *= 2;
-	if (nslots / 2 < p->nsamples)
+	if (nslots / 2 < n)
 		return pp_error(t->ctx, PP_ENOMEM, "out of memory");
+	mask = nslots - 1;
 	slots = pp_calloc(t->ctx, nslots, sizeof(*slots));
-	b->weight = pp_malloc(t->ctx,
-	                      ((size_t)p->nsamples + 1) * sizeof(*b->weight));
-	b->base = pp_malloc(t->ctx, (size_t)p->nsamples + 1);
-	b->cur = pp_malloc(t->ctx, ((size_t)p->nsamples + 1) * sizeof(*b->cur));
-	b->tmp = pp_malloc(t->ctx, ((size_t)p->nsamples + 1) * sizeof(*b->tmp));
+	b->weight = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->weight));
+	b->base = pp_malloc(t->ctx, (size_t)n + 1);
+	b->cur = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->cur));
+	b->tmp = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->tmp));
 	if (!slots || !b->weight || !b->base || !b->cur || !b->tmp) {
 		err = pp_error(t->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	/* The hashes of the next AHEAD samples, their slots prefetched. */
-	for (uint32_t s = 0; s < AHEAD && s < p->nsamples; s++) {
+	for (uint32_t s = 0; s < 2 * AHEAD && s < n; s++) {
 		ahead[s] = sample_hash(b, s);
-		PREFETCH(&slots[(size_t)ahead[s] & (nslots - 1)]);
+		PREFETCH(&slots[(size_t)ahead[s] & mask]);
 	}
-	for (uint32_t s = 0; s < p->nsamples; s++) {
+	for (uint32_t s = 0; s < n; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const uint32_t *locs = p->sample_locs + smp->loc_first;
 		int64_t w = pp_profile_sample_values(p, s)[b->si];
-		uint64_t h = ahead[s % AHEAD];
-		bool base;
+		uint64_t h = ahead[s % (2 * AHEAD)];
+		uint32_t tag = (uint32_t)(h >> 32);
 
-		if (s + AHEAD < p->nsamples) {
-			ahead[s % AHEAD] = sample_hash(b, s + AHEAD);
-			PREFETCH(&slots[(size_t)ahead[s % AHEAD] &
-			                (nslots - 1)]);
+		if (s + 2 * AHEAD < n) {
+			uint64_t h2 = sample_hash(b, s + 2 * AHEAD);
+
+			ahead[s % (2 * AHEAD)] = h2;
+			PREFETCH(&slots[(size_t)h2 & mask]);
+		}
+		if (s + AHEAD < n) {
+			uint64_t h1 = ahead[(s + AHEAD) % (2 * AHEAD)];
+			const struct stack_slot *sl = &slots[(size_t)h1 & mask];
+
+			if (sl->stack && sl->tag == (uint32_t)(h1 >> 32))
+				PREFETCH(&p->sample_locs[sl->first]);
 		}
 		if (w == 0)
 			continue;
-		base = is_base_sample(p, s, b->base_key);
-		for (j = (size_t)h & (nslots - 1); slots[j];
-		     j = (j + 1) & (nslots - 1)) {
-			const struct cursor *c;
-
-			if (slots[j] >> 32 != h >> 32)
-				continue;
-			c = &b->cur[(uint32_t)slots[j] - 1];
-			if (c->pos - c->stop == smp->loc_count &&
-			    b->base[c->stack] == base &&
-			    memcmp(p->sample_locs + c->stop, locs,
+		for (j = (size_t)h & mask; slots[j].stack; j = (j + 1) & mask)
+			if (slots[j].tag == tag &&
+			    slots[j].count == smp->loc_count &&
+			    memcmp(p->sample_locs + slots[j].first, locs,
 			           (size_t)smp->loc_count * sizeof(*locs)) == 0)
 				break;
-		}
-		if (slots[j]) {
-			b->weight[(uint32_t)slots[j] - 1] =
-			        add64(b->weight[(uint32_t)slots[j] - 1], w);
+		if (slots[j].stack) {
+			uint32_t k = slots[j].stack - 1;
+
+			b->weight[k] = add64(b->weight[k], w);
 			continue;
 		}
-		slots[j] = (h >> 32) << 32 | (uint64_t)(m + 1);
+		slots[j].tag = tag;
+		slots[j].stack = m + 1;
+		slots[j].first = smp->loc_first;
+		slots[j].count = smp->loc_count;
 		b->cur[m].stack = m;
 		b->cur[m].stop = smp->loc_first;
 		b->cur[m].pos = smp->loc_first + smp->loc_count;
 		b->cur[m].line = 0;
 		b->weight[m] = w;
-		b->base[m] = base;
-		if (base)
+		b->base[m] = (unsigned char)(tag & 1);
+		if (tag & 1)
 			t->has_base = true;
 		m++;
 	}
@@ -358,12 +383,176 @@ done:
 	return err;
 }
 
+/* Build the child on top of b's stack. */
+static int build_top(struct builder *b)
+{
+	struct task tk = b->tasks[--b->ntasks];
+	uint32_t n = 0;
+	int err;
+
+	b->pending -= tk.b - tk.a;
+	if ((err = new_node(b, tk.parent, tk.key, tk.depth, &n)) < 0)
+		return err;
+	return expand(b, n, tk.depth, tk.a, tk.b);
+}
+
+/* Build the children on b's stack, each completely before the next. */
+static int build_tasks(struct builder *b)
+{
+	int err;
+
+	while (b->ntasks > 0)
+		if ((err = build_top(b)) < 0)
+			return err;
+	return 0;
+}
+
+/*
+ * A big tree is built on two threads. The children on the stack are
+ * independent subtrees, and everything below the bottom ones is built
+ * after everything the top ones hold. So once the stack can be cut into
+ * two parts of about equal size, a second thread builds the bottom part
+ * into a node array of its own, which is appended when the first thread
+ * has built the top part: the nodes stay in preorder.
+ */
+
+/* Fewer distinct stacks than this are built on one thread. */
+#define PARALLEL_MIN_STACKS 100000
+
+struct part {
+	struct builder b;
+	struct pp_tree t; /* nodes, nnodes, max_depth, ctx: the part's */
+	struct pp_ctx ctx;
+	uint32_t *root_parents; /* of the nodes made for the stack's tasks */
+	uint32_t nroots;
+	int err;
+};
+
+static void *part_run(void *arg)
+{
+	struct part *pt = arg;
+
+	pt->err = build_tasks(&pt->b);
+	return NULL;
+}
+
+/* Where to cut the stack: k such that tasks [0, k) hold about half of the
+ * pending stacks, or 0 when no cut leaves each side a quarter. */
+static size_t find_cut(const struct builder *b)
+{
+	uint64_t below = 0, half = b->pending / 2;
+
+	for (size_t k = 0; k < b->ntasks; k++) {
+		uint64_t next = below + (b->tasks[k].b - b->tasks[k].a);
+
+		if (next >= half) {
+			/* Cut before or after task k, whichever is nearer. */
+			uint64_t part =
+			        next - half <= half - below ? next : below;
+			size_t cut = part == next ? k + 1 : k;
+
+			if (part * 4 >= b->pending &&
+			    (b->pending - part) * 4 >= b->pending &&
+			    cut < b->ntasks)
+				return cut;
+			return 0;
+		}
+		below = next;
+	}
+	return 0;
+}
+
+/* Hand tasks [0, cut) of b's stack to pt. */
+static int start_part(struct builder *b, struct part *pt, size_t cut)
+{
+	struct pp_tree *t = b->t;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->ctx = *t->ctx;
+	pt->t.ctx = &pt->ctx;
+	pt->b = *b;
+	pt->b.t = &pt->t;
+	pt->b.tasks = NULL;
+	pt->b.ntasks = pt->b.cap_tasks = 0;
+	pt->b.pending = 0;
+	pt->b.cap_base = 0;
+	pt->root_parents = pp_malloc(t->ctx, cut * sizeof(*pt->root_parents));
+	pt->b.tasks = pp_malloc(t->ctx, cut * sizeof(*pt->b.tasks));
+	if (!pt->root_parents || !pt->b.tasks)
+		return pp_error(t->ctx, PP_ENOMEM, "out of memory");
+	/* The part's first nodes hang from nodes of the main array: they
+	 * get PP_NONE, and their parents in the order they are made (the
+	 * stack's top first) are kept aside. */
+	for (size_t i = 0; i < cut; i++) {
+		pt->b.tasks[i] = b->tasks[i];
+		pt->b.tasks[i].parent = PP_NONE;
+		pt->root_parents[i] = b->tasks[cut - 1 - i].parent;
+		pt->b.pending += b->tasks[i].b - b->tasks[i].a;
+	}
+	pt->nroots = (uint32_t)cut;
+	pt->b.ntasks = pt->b.cap_tasks = cut;
+	memmove(b->tasks, b->tasks + cut,
+	        (b->ntasks - cut) * sizeof(*b->tasks));
+	b->ntasks -= cut;
+	b->pending -= pt->b.pending;
+	return 0;
+}
+
+/* Nodes copied between releases of the part's pages (2 MB). */
+#define JOIN_CHUNK 65536
+
+/* Append the part's nodes to b's array. */
+static int join_part(struct builder *b, struct part *pt)
+{
+	struct pp_tree *t = b->t;
+	uint32_t base = t->nnodes, r = 0;
+	int err;
+
+	if ((uint64_t)t->nnodes + pt->t.nnodes >= UINT32_MAX)
+		return pp_error(t->ctx, PP_ELIMIT, "too many distinct stacks");
+	if ((err = pp_grow(t->ctx, (void **)&t->nodes, &t->cap_nodes,
+	                   (size_t)t->nnodes + pt->t.nnodes,
+	                   sizeof(*t->nodes))) < 0)
+		return err;
+	/* In chunks, each returned to the system once copied, so that the
+	 * two arrays are not resident at once. */
+	for (uint32_t i = 0; i < pt->t.nnodes; i += JOIN_CHUNK) {
+		uint32_t k = pt->t.nnodes - i < JOIN_CHUNK ? pt->t.nnodes - i
+		                                           : JOIN_CHUNK;
+
+		for (uint32_t j = i; j < i + k; j++) {
+			struct pp_tree_node *n = &t->nodes[base + j];
+
+			*n = pt->t.nodes[j];
+			n->parent = n->parent == PP_NONE ? pt->root_parents[r++]
+			                                 : n->parent + base;
+		}
+		pp_pages_release(pt->t.nodes + i, k * sizeof(*pt->t.nodes));
+	}
+	t->nnodes += pt->t.nnodes;
+	if (pt->t.max_depth > t->max_depth)
+		t->max_depth = pt->t.max_depth;
+	return 0;
+}
+
+static void release_part(struct builder *b, struct part *pt)
+{
+	pp_free(b->t->ctx, pt->b.tasks);
+	pp_free(b->t->ctx, pt->root_parents);
+	pp_free(b->t->ctx, pt->t.nodes);
+}
+
 static int add_samples(struct builder *b)
 {
 	struct pp_tree *t = b->t;
+	struct part pt;
+	pthread_t helper;
+	bool parallel, split = false, threaded = false;
+	uint64_t budget = 1u << 20; /* tasks looked at for a cut */
 	uint32_t m;
 	int err;
 
+	memset(&pt, 0, sizeof(pt));
 	if (b->p->nsample_locs > UINT32_MAX)
 		return pp_error(t->ctx, PP_ELIMIT, "too many stack frames");
 	if ((err = distinct_stacks(b, &m)) < 0)
@@ -376,17 +565,39 @@ static int add_samples(struct builder *b)
 	}
 	if (m == 0)
 		return 0;
-	if ((err = expand(b, 0, 0, m)) < 0)
+	/* The part keeps no base sums: a diff is built on one thread. */
+	parallel = m >= PARALLEL_MIN_STACKS && !t->has_base;
+	if ((err = expand(b, 0, 0, 0, m)) < 0)
 		return err;
 	while (b->ntasks > 0) {
-		struct task tk = b->tasks[--b->ntasks];
-		uint32_t n;
+		size_t cut;
 
-		if ((err = new_node(b, tk.parent, tk.key, &n)) < 0 ||
-		    (err = expand(b, n, tk.a, tk.b)) < 0)
-			return err;
+		if (parallel && !split && budget >= b->ntasks &&
+		    (cut = find_cut(b)) > 0) {
+			split = true;
+			if ((err = start_part(b, &pt, cut)) < 0)
+				goto done;
+			threaded = pthread_create(&helper, NULL, part_run,
+			                          &pt) == 0;
+		}
+		budget -= budget >= b->ntasks ? b->ntasks : budget;
+		if ((err = build_top(b)) < 0)
+			goto done;
 	}
-	return 0;
+done:
+	if (threaded)
+		pthread_join(helper, NULL);
+	else if (split && err >= 0)
+		part_run(&pt);
+	if (split && err >= 0 && pt.err < 0) {
+		err = pt.err;
+		memcpy(t->ctx->message, pt.ctx.message, sizeof(pt.ctx.message));
+	}
+	if (split && err >= 0)
+		err = join_part(b, &pt);
+	if (split)
+		release_part(b, &pt);
+	return err;
 }
 
 struct name_ref {
@@ -481,7 +692,7 @@ int pp_tree_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 	b.by_rank = by_rank;
 	b.si = go.sample_index;
 	b.base_key = pp_strtab_find(prof->strings, "pprof::base", 11);
-	if ((err = new_node(&b, PP_NONE, 0, &root)) < 0 ||
+	if ((err = new_node(&b, PP_NONE, 0, 0, &root)) < 0 ||
 	    (err = add_samples(&b)) < 0)
 		goto done;
 	/* Children come after their parents, so one backward sweep sums

@@ -318,7 +318,7 @@ static uint32_t lcg(uint32_t *s)
  * frames and zero and negative values (so that the sorts of long runs
  * are used): the tree's shape is consistent and each node's self is
  * what a naive walk of every sample down the tree sums. */
-static void check_random(enum pp_granularity gran)
+static void check_random(enum pp_granularity gran, uint32_t nsamples)
 {
 	struct fixture fx;
 	uint32_t funcs[12], locs[40], seed = 7;
@@ -340,7 +340,7 @@ static void check_random(enum pp_granularity gran)
 		locs[i] = i % 4 == 0 ? fx_loc(&fx, 2, a, line, b, line + 1)
 		                     : fx_loc(&fx, 1, a, line);
 	}
-	for (uint32_t s = 0; s < 6000; s++) {
+	for (uint32_t s = 0; s < nsamples; s++) {
 		uint32_t stack[24], n = lcg(&seed) % 20, l = lcg(&seed) % 3;
 		int64_t v = (int64_t)(lcg(&seed) % 14) - 3;
 		struct pp_label label = {0};
@@ -420,13 +420,21 @@ static void check_random(enum pp_granularity gran)
 static void test_tree__random_functions(void **state)
 {
 	(void)state;
-	check_random(PP_GRAN_FUNCTIONS);
+	check_random(PP_GRAN_FUNCTIONS, 6000);
 }
 
 static void test_tree__random_lines(void **state)
 {
 	(void)state;
-	check_random(PP_GRAN_LINES);
+	check_random(PP_GRAN_LINES, 6000);
+}
+
+/* Enough distinct stacks (100000) for the tree to be built on two
+ * threads, the second one's nodes appended to the first one's. */
+static void test_tree__random_two_threads(void **state)
+{
+	(void)state;
+	check_random(PP_GRAN_FUNCTIONS, 240000);
 }
 
 /* Allocation hook that fails the Nth allocation. */
@@ -512,6 +520,7 @@ int main(void)
 	        cmocka_unit_test(test_tree__empty),
 	        cmocka_unit_test(test_tree__random_functions),
 	        cmocka_unit_test(test_tree__random_lines),
+	        cmocka_unit_test(test_tree__random_two_threads),
 	        cmocka_unit_test(test_tree__allocation_failures),
 	};
 
