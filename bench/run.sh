@@ -3,7 +3,8 @@
 # large generated profiles and prints a Markdown report. See README.md.
 #
 #   bench/run.sh [--pprof-c PATH] [--sizes small,large] [--no-go] [--runs N]
-#                [--file PROFILE]... [--commands FILE] [--write]
+#                [--file PROFILE]... [--commands FILE] [--flamegraph PATH]
+#                [--write]
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -25,6 +26,9 @@ usage: bench/run.sh [options]
   --runs N         run each command N times; report the fastest (default 1)
   --commands FILE  rows to run, NAME|COMMAND (default bench/commands.txt;
                    env BENCH_COMMANDS); env BENCH_EXTRA adds rows, one a line
+  --flamegraph PATH  Brendan Gregg's flamegraph.pl, for its row (default:
+                   $FLAMEGRAPH, else flamegraph.pl on the PATH; the row is
+                   skipped when there is none)
   --write          also write the report to bench/RESULTS.md
   -h, --help       this help
 
@@ -40,6 +44,7 @@ die() {
 
 PPROF_C=${PPROF_C:-}
 GO=${GO:-go}
+FLAMEGRAPH=${FLAMEGRAPH:-}
 SIZES=small,large
 FILES=()
 NO_GO=0
@@ -60,6 +65,8 @@ while [ $# -gt 0 ]; do
 	--runs=*) RUNS=${1#*=} ;;
 	--commands) COMMANDS=${2?--commands needs a file}; shift ;;
 	--commands=*) COMMANDS=${1#*=} ;;
+	--flamegraph) FLAMEGRAPH=${2?--flamegraph needs a path}; shift ;;
+	--flamegraph=*) FLAMEGRAPH=${1#*=} ;;
 	--write) WRITE=1 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option: $1" ;;
@@ -88,6 +95,16 @@ fi
 HAVE_GO=0
 if [ "$NO_GO" = 0 ] && command -v "$GO" >/dev/null; then
 	HAVE_GO=1
+fi
+# flamegraph.pl is in no Debian 12 or npm package: where nobody installed
+# it by hand (a checkout of its repository), its rows are skipped.
+HAVE_FLAMEGRAPH=0
+if [ -z "$FLAMEGRAPH" ]; then
+	FLAMEGRAPH=$(command -v flamegraph.pl || true)
+fi
+if [ -n "$FLAMEGRAPH" ] && [ -x "$FLAMEGRAPH" ]; then
+	HAVE_FLAMEGRAPH=1
+	FLAMEGRAPH=$(cd "$(dirname "$FLAMEGRAPH")" && pwd)/$(basename "$FLAMEGRAPH")
 fi
 
 log() { echo "run.sh: $*" >&2; }
@@ -161,6 +178,7 @@ expand() {
 	c=${c//\{FILE\}/$(printf '%q' "$file")}
 	c=${c//\{PPROF_C\}/$(printf '%q' "$PPROF_C")}
 	c=${c//\{GO\}/$(printf '%q' "$GO")}
+	c=${c//\{FLAMEGRAPH\}/$(printf '%q' "$FLAMEGRAPH")}
 	c=${c//\{TMP\}/$(printf '%q' "$TMP")}
 	printf '%s' "$c"
 }
@@ -237,6 +255,9 @@ note() {
 	if [ "$HAVE_GO" = 1 ]; then
 		echo "- go tool pprof: $("$GO" version)"
 	fi
+	if [ "$HAVE_FLAMEGRAPH" = 1 ]; then
+		echo "- flamegraph.pl: \`$FLAMEGRAPH\`"
+	fi
 	echo "- Runs per command: $RUNS (fastest wall time, largest peak RSS)"
 	echo
 } >"$REPORT"
@@ -266,6 +287,11 @@ for file in "${PROFILES[@]}"; do
 			else
 				note "go rows skipped: \`$GO\` not found."
 			fi
+			continue
+		fi
+		if [[ $raw_cmd == *'{FLAMEGRAPH}'* ]] && [ "$HAVE_FLAMEGRAPH" = 0 ]; then
+			STATUS[$rname]=skipped
+			note "flamegraph.pl rows skipped: no flamegraph.pl${FLAMEGRAPH:+ at \`$FLAMEGRAPH\`} (no Debian 12 or npm package has it; give --flamegraph PATH to a checkout of it)."
 			continue
 		fi
 		cmd=$(expand "$raw_cmd" "$file")

@@ -39,10 +39,12 @@ if ! command -v npm >/dev/null; then
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
-# The browser test's driver, playwright-core, pinned by its lock file; it
+# The browser test's driver, playwright-core, and speedscope's app (which
+# the test loads our speedscope files into), pinned by the lock file; it
 # uses Debian's chromium above and downloads no browser of its own.
 browser_dir="$(dirname "$0")/../tests/browser"
-if [ ! -d "$browser_dir/node_modules/playwright-core" ] && command -v npm >/dev/null; then
-	echo "installing: playwright-core (npm ci in tests/browser)" >&2
+if { [ ! -d "$browser_dir/node_modules/playwright-core" ] ||
+	[ ! -d "$browser_dir/node_modules/speedscope" ]; } && command -v npm >/dev/null; then
+	echo "installing: playwright-core, speedscope (npm ci in tests/browser)" >&2
 	npm ci --prefix "$browser_dir" --no-audit --no-fund >/dev/null
 fi

@@ -78,6 +78,9 @@ struct pp_graph_opts {
 	bool obj_names; /* keep the binary name in every node (list, raw) */
 	bool drop_negative;
 	enum pp_edge_mode edges;
+	/* false; true: build the node table only, leaving every value 0
+	 * (for callers that walk the samples themselves, as the tree). */
+	bool nodes_only;
 };
 
 struct pp_graph {

@@ -117,9 +117,16 @@ int pp_report_folded(struct pp_report *r, FILE *out);
  */
 int pp_report_flame(struct pp_report *r, FILE *out);
 
-/* A speedscope JSON file: one sampled profile of the distinct stacks (root
- * first, as indices into shared frames with name, file and line) and their
- * values as weights; stacks worth zero or less are left out. */
+/*
+ * A speedscope JSON file: a sampled profile of the distinct stacks (root
+ * first, as indices into shared frames with name, file and line) with
+ * their values as weights. speedscope refuses a file with a negative
+ * weight, so signed values become several profiles of positive weights:
+ * with base samples (-diff_base) the new profile, then the base ("TYPE
+ * (base)"); else, if some stacks are negative (-base), the positive stacks,
+ * then the negative ones as absolute values ("TYPE (negative)"). Stacks
+ * worth zero are left out, as speedscope skips them.
+ */
 int pp_report_speedscope(struct pp_report *r, FILE *out);
 /*
  * The text call tree (`tree`): each node with its callers above and its

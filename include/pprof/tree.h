@@ -14,8 +14,9 @@
  * base_total sum only the base samples, made positive again. has_base says
  * whether any sample carried the label.
  *
- * Built once per profile and granularity, in one pass over the samples
- * with no recursion, so stack depth costs nothing but memory.
+ * Built once per profile and granularity, without recursion, so stack depth
+ * costs nothing but memory; the time is about that of one pass over the
+ * samples' frames.
  */
 #ifndef PPROF_TREE_H
 #define PPROF_TREE_H
@@ -26,15 +27,24 @@
 #include "pprof/graph.h"
 
 struct pp_tree_node {
-	uint32_t parent;       /* PP_NONE for the root */
-	uint32_t frame;        /* graph node index; PP_NONE for the root */
-	uint32_t first_child;  /* PP_NONE when none */
-	uint32_t next_sibling; /* PP_NONE when last */
-	uint32_t depth;        /* root 0 */
+	uint32_t parent; /* PP_NONE for the root */
+	uint32_t frame;  /* graph node index; PP_NONE for the root */
+	uint32_t depth;  /* root 0 */
+	uint32_t end;    /* one past the last node of this node's subtree */
 	int64_t self, total;
-	int64_t base_self, base_total;
 };
 
+/*
+ * The nodes are in depth-first preorder, children in the order their
+ * frame's name sorts (byte order): node 0 is the root, a node's first child
+ * (if it has one, i + 1 < end) follows it, and its next sibling starts at
+ * its end. So a walk of the whole tree is a loop over the array:
+ *
+ *	for (uint32_t i = 1; i < t->nnodes; i++)
+ *		visit(&t->nodes[i]);      -- depth tells where it hangs
+ *
+ * and the children of n are c = n + 1, nodes[c].end, ... while < end.
+ */
 struct pp_tree {
 	struct pp_ctx *ctx;
 	struct pp_graph *graph; /* owned: the frames' node table and names */
@@ -42,25 +52,23 @@ struct pp_tree {
 	uint32_t nnodes; /* node 0 is the root */
 	uint32_t max_depth;
 	bool has_base;
+	/* Per node, only when has_base (else NULL). */
+	int64_t *base_self, *base_total;
 
 	/* Every graph node's display name, NUL-terminated, at
-	 * names + name_off[frame]. */
+	 * names + name_off[frame]; names_size bytes in all. */
 	char *names;
 	size_t *name_off;
+	size_t names_size;
 
-	/* Internal: the (parent, frame) -> child hash. */
-	uint64_t *keys;
-	uint32_t *vals;
-	uint32_t nslots;
-	size_t cap_nodes;
+	size_t cap_nodes; /* internal */
 };
 
 /*
  * Build the tree of prof (borrowed; it must outlive the tree) with the
  * graph options opts (sample_index, granularity, noinlines; edges are not
- * used). Samples with a zero value are left out. Children are linked in
- * the order their frame's name sorts (byte order), so walks are
- * deterministic. PP_ENOMEM on allocation failure.
+ * used). Samples with a zero value are left out. PP_ENOMEM on allocation
+ * failure, PP_ELIMIT past 2^32 - 1 nodes.
  */
 int pp_tree_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                 const struct pp_graph_opts *opts, struct pp_tree **out);

@@ -578,7 +578,8 @@ int pp_graph_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 		err = pp_error(ctx, PP_ENOMEM, "out of memory");
 		goto fail;
 	}
-	if ((err = pp_graph_accumulate(g, NULL, opts->edges)) < 0)
+	if (!opts->nodes_only &&
+	    (err = pp_graph_accumulate(g, NULL, opts->edges)) < 0)
 		goto fail;
 	*out = g;
 	return 0;

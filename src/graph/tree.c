@@ -1,149 +1,602 @@
-/* The calling-context tree; see pprof/tree.h. */
+/*
+ * The calling-context tree; see pprof/tree.h.
+ *
+ * Built top-down without a per-frame hash lookup. Samples with the same
+ * locations are merged first (one hash lookup per sample). Then the
+ * distinct stacks are partitioned, level by level, by their next frame, as
+ * an MSD radix sort of the stacks would do: each carries a cursor into its
+ * stack (root first); a node's stacks are sorted by the name rank of their
+ * next frame, and each run of equal frames is one child, built completely
+ * before its next sibling. So nodes come out in depth-first preorder with
+ * children in name order, and each frame of each distinct stack is read
+ * once. Unlike a (parent, frame) hash lookup per frame, where each lookup
+ * waits for the one before, the reads of one level are independent and the
+ * memory system overlaps them: on the large bench profile (51.6 M frames,
+ * 8.8 M nodes) this is 4x faster than the hash, in half the memory.
+ */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pprof/tree.h"
+#include "util/pages.h"
 
-#define EMPTY_KEY UINT64_MAX
+/* Hint that *p will be read soon. The loops below read memory that is far
+ * from the cache at every step, but each step's address is known some
+ * steps ahead. */
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
 
-static uint32_t slot_of(uint64_t key, uint32_t nslots)
+/* How many steps ahead to prefetch. */
+#define AHEAD 8
+
+/* Sums of hostile values wrap around instead of being undefined. */
+static int64_t add64(int64_t a, int64_t b)
 {
-	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (nslots - 1);
+	return (int64_t)((uint64_t)a + (uint64_t)b);
 }
 
-static int grow_slots(struct pp_tree *t)
+/* One distinct stack on its way down the tree. */
+struct cursor {
+	uint32_t stack; /* index into builder.weight / builder.base */
+	uint32_t pos;   /* sample_locs index of the location being read */
+	uint32_t stop;  /* the sample's loc_first: no location below it */
+	uint32_t line;  /* frames of that location not read yet */
+	uint32_t key;   /* 0: the stack ended; else 1 + rank of the frame */
+};
+
+/* A child to build: the stacks [a, b) reach it through parent. */
+struct task {
+	uint32_t a, b;
+	uint32_t parent;
+	uint32_t key;
+	uint32_t depth; /* the child's */
+};
+
+struct builder {
+	struct pp_tree *t;
+	const struct pp_profile *p;
+	const uint32_t *lnf, *ln; /* the graph's loc_node_first, loc_nodes */
+	const uint32_t *rank;     /* graph node -> name rank */
+	const uint32_t *by_rank;  /* name rank -> graph node */
+	uint32_t si;              /* sample index */
+	pp_str base_key;
+	/* The distinct stacks: samples with the same locations (and the same
+	 * side of a diff) are walked once, with their values summed. */
+	int64_t *weight;
+	unsigned char *base;
+	struct cursor *cur, *tmp;
+	/* Children still to build, the next on top. pending: how many
+	 * stacks they hold. */
+	struct task *tasks;
+	size_t ntasks, cap_tasks;
+	uint64_t pending;
+	size_t cap_base;
+};
+
+/* Read the sample's next frame, root first: its key. */
+static uint32_t next_key(const struct builder *b, struct cursor *c)
 {
-	uint32_t nslots = t->nslots ? t->nslots * 2 : 4096;
-	uint64_t *keys = pp_malloc(t->ctx, (size_t)nslots * sizeof(*keys));
-	uint32_t *vals = pp_malloc(t->ctx, (size_t)nslots * sizeof(*vals));
+	uint32_t l;
 
-	if (!keys || !vals || nslots == 0) {
-		pp_free(t->ctx, keys);
-		pp_free(t->ctx, vals);
-		return pp_error(t->ctx, PP_ENOMEM, "out of memory");
+	if (c->line == 0) {
+		if (c->pos == c->stop)
+			return c->key = 0;
+		l = b->p->sample_locs[--c->pos];
+		c->line = b->lnf[l + 1] - b->lnf[l];
+	} else {
+		l = b->p->sample_locs[c->pos];
 	}
-	memset(keys, 0xff, (size_t)nslots * sizeof(*keys));
-	for (uint32_t i = 0; i < t->nslots; i++) {
-		uint32_t j;
-
-		if (t->keys[i] == EMPTY_KEY)
-			continue;
-		j = slot_of(t->keys[i], nslots);
-		while (keys[j] != EMPTY_KEY)
-			j = (j + 1) & (nslots - 1);
-		keys[j] = t->keys[i];
-		vals[j] = t->vals[i];
-	}
-	pp_free(t->ctx, t->keys);
-	pp_free(t->ctx, t->vals);
-	t->keys = keys;
-	t->vals = vals;
-	t->nslots = nslots;
-	return 0;
+	/* A location's frames are innermost first: the caller is last. */
+	c->line--;
+	return c->key = b->rank[b->ln[b->lnf[l] + c->line]] + 1;
 }
 
-static int child(struct pp_tree *t, uint32_t parent, uint32_t frame,
-                 uint32_t *out)
+static int new_node(struct builder *b, uint32_t parent, uint32_t key,
+                    uint32_t depth, uint32_t *out)
 {
-	uint64_t key = (uint64_t)parent << 32 | frame;
+	struct pp_tree *t = b->t;
 	struct pp_tree_node *n;
-	uint32_t j;
 	int err;
 
-	if ((uint64_t)(t->nnodes + 1) * 2 > t->nslots &&
-	    (err = grow_slots(t)) < 0)
-		return err;
-	j = slot_of(key, t->nslots);
-	while (t->keys[j] != EMPTY_KEY) {
-		if (t->keys[j] == key) {
-			*out = t->vals[j];
-			return 0;
-		}
-		j = (j + 1) & (t->nslots - 1);
-	}
 	if (t->nnodes == UINT32_MAX - 1)
 		return pp_error(t->ctx, PP_ELIMIT, "too many distinct stacks");
-	if ((err = pp_grow(t->ctx, (void **)&t->nodes, &t->cap_nodes,
+	if (t->nnodes == t->cap_nodes &&
+	    (err = pp_grow(t->ctx, (void **)&t->nodes, &t->cap_nodes,
 	                   (size_t)t->nnodes + 1, sizeof(*t->nodes))) < 0)
 		return err;
+	if (t->base_self) {
+		if ((err = pp_grow(t->ctx, (void **)&t->base_self, &b->cap_base,
+		                   (size_t)t->nnodes + 1,
+		                   sizeof(*t->base_self))) < 0)
+			return err;
+		t->base_self[t->nnodes] = 0;
+	}
 	n = &t->nodes[t->nnodes];
-	memset(n, 0, sizeof(*n));
 	n->parent = parent;
-	n->frame = frame;
-	n->first_child = n->next_sibling = PP_NONE;
-	n->depth = t->nodes[parent].depth + 1;
+	n->frame = key ? b->by_rank[key - 1] : PP_NONE;
+	n->depth = depth;
+	n->end = 0;
+	n->self = n->total = 0;
 	if (n->depth > t->max_depth)
 		t->max_depth = n->depth;
-	t->keys[j] = key;
-	t->vals[j] = t->nnodes;
 	*out = t->nnodes++;
 	return 0;
 }
 
-static bool is_base_sample(const struct pp_profile *p,
-                           const struct pp_sample *s, pp_str base_key)
+static bool is_base_sample(const struct pp_profile *p, uint32_t s,
+                           pp_str base_key)
 {
+	const struct pp_sample *smp = &p->samples[s];
+
 	if (base_key == PP_NONE)
 		return false;
-	for (uint32_t i = 0; i < s->label_count; i++)
-		if (p->labels[s->label_first + i].key == base_key)
+	for (uint32_t i = 0; i < smp->label_count; i++)
+		if (p->labels[smp->label_first + i].key == base_key)
 			return true;
 	return false;
 }
 
-/*
- * Stacks of neighbouring samples often share their outer frames, so the
- * path of the previous sample is kept (its locations root first, and the
- * tree node reached after each): the shared prefix costs no hash lookup.
- */
-static int add_samples(struct pp_tree *t, const struct pp_profile *p,
-                       uint32_t si)
+/* A stack that ends at node n. */
+static void end_stack(struct builder *b, uint32_t n, uint32_t stack)
 {
-	const struct pp_graph *g = t->graph;
-	pp_str base_key = pp_strtab_find(p->strings, "pprof::base", 11);
-	uint32_t *prev_loc = NULL, *prev_node = NULL, nprev = 0;
-	size_t cap_loc = 0, cap_node = 0;
+	int64_t w = b->weight[stack];
+
+	b->t->nodes[n].self = add64(b->t->nodes[n].self, w);
+	if (b->base[stack])
+		b->t->base_self[n] =
+		        add64(b->t->base_self[n], (int64_t)(0 - (uint64_t)w));
+}
+
+/* Sort cur[0, n) by key (tmp: as many for scratch): insertion sort when
+ * short, else an LSD radix sort over the bytes in which the keys differ. */
+static void sort_keys(struct cursor *cur, struct cursor *tmp, uint32_t n,
+                      uint32_t min, uint32_t max)
+{
+	struct cursor *src = cur, *dst = tmp;
+
+	if (n <= 24) {
+		for (uint32_t i = 1; i < n; i++) {
+			struct cursor c = cur[i];
+			uint32_t j = i;
+
+			for (; j > 0 && cur[j - 1].key > c.key; j--)
+				cur[j] = cur[j - 1];
+			cur[j] = c;
+		}
+		return;
+	}
+	for (uint32_t shift = 0; shift < 32 && (max - min) >> shift;
+	     shift += 8) {
+		uint32_t count[256] = {0}, sum = 0;
+
+		for (uint32_t i = 0; i < n; i++)
+			count[((src[i].key - min) >> shift) & 0xff]++;
+		for (uint32_t d = 0; d < 256; d++) {
+			uint32_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			dst[count[((src[i].key - min) >> shift) & 0xff]++] =
+			        src[i];
+		src = dst;
+		dst = src == cur ? tmp : cur;
+	}
+	if (src != cur)
+		memcpy(cur, src, (size_t)n * sizeof(*cur));
+}
+
+/*
+ * Build the subtree of node n (at depth) from the stacks cur[a, e), whose
+ * cursors stand just below n: straight down while they all go the same
+ * way, then sort them by their next frame and queue one task per child,
+ * the first child on top.
+ */
+static int expand(struct builder *b, uint32_t n, uint32_t depth, uint32_t a,
+                  uint32_t e)
+{
+	struct cursor *cur = b->cur;
+	int err;
+
+	for (;;) {
+		uint32_t min = UINT32_MAX, max = 0, i, tasks_at;
+
+		if (e - a == 1) {
+			/* One sample: a chain of new nodes. */
+			uint32_t k;
+
+			while ((k = next_key(b, &cur[a])) != 0)
+				if ((err = new_node(b, n, k, ++depth, &n)) < 0)
+					return err;
+			end_stack(b, n, cur[a].stack);
+			return 0;
+		}
+		for (i = a; i < e; i++) {
+			uint32_t k;
+
+			if (i + AHEAD < e && cur[i + AHEAD].line == 0 &&
+			    cur[i + AHEAD].pos > 0)
+				PREFETCH(&b->p->sample_locs[cur[i + AHEAD].pos -
+				                            1]);
+			k = next_key(b, &cur[i]);
+
+			min = k < min ? k : min;
+			max = k > max ? k : max;
+		}
+		if (min == max && min != 0) {
+			if ((err = new_node(b, n, min, ++depth, &n)) < 0)
+				return err;
+			continue;
+		}
+		if (min != max)
+			sort_keys(cur + a, b->tmp + a, e - a, min, max);
+		for (i = a; i < e && cur[i].key == 0; i++)
+			end_stack(b, n, cur[i].stack);
+		/* The runs of equal keys, queued last to first. */
+		tasks_at = (uint32_t)b->ntasks;
+		while (i < e) {
+			uint32_t j = i + 1;
+			struct task *tk;
+
+			while (j < e && cur[j].key == cur[i].key)
+				j++;
+			if ((err = pp_grow(b->t->ctx, (void **)&b->tasks,
+			                   &b->cap_tasks, b->ntasks + 1,
+			                   sizeof(*b->tasks))) < 0)
+				return err;
+			tk = &b->tasks[b->ntasks++];
+			tk->a = i;
+			tk->b = j;
+			tk->parent = n;
+			tk->key = cur[i].key;
+			tk->depth = depth + 1;
+			b->pending += j - i;
+			i = j;
+		}
+		for (size_t x = tasks_at, y = b->ntasks; x + 1 < y; x++, y--) {
+			struct task tk = b->tasks[x];
+
+			b->tasks[x] = b->tasks[y - 1];
+			b->tasks[y - 1] = tk;
+		}
+		return 0;
+	}
+}
+
+static uint64_t stack_hash(const uint32_t *locs, uint32_t n, bool base)
+{
+	uint64_t h = n * 0x9E3779B97F4A7C15ull + base;
+
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ locs[i]) * 0xff51afd7ed558ccdull;
+	return h ^ h >> 29;
+}
+
+/* A distinct stack in the hash: its hash's high bits with the base flag
+ * as bit 0 (tag), its number + 1 (0: empty), and its locations. */
+struct stack_slot {
+	uint32_t tag, stack, first, count;
+};
+
+static uint64_t sample_hash(const struct builder *b, uint32_t s)
+{
+	const struct pp_sample *smp = &b->p->samples[s];
+	bool base = is_base_sample(b->p, s, b->base_key);
+	uint64_t h = stack_hash(b->p->sample_locs + smp->loc_first,
+	                        smp->loc_count, base);
+
+	return (h & ~((uint64_t)1 << 32)) | (uint64_t)base << 32;
+}
+
+/*
+ * One cursor per distinct stack of the samples with a value, found with a
+ * hash of the whole location list. *out: how many. The slots and then the
+ * locations of the stack a slot holds are far from the cache; both are
+ * prefetched, AHEAD and 2 * AHEAD samples ahead.
+ */
+static int distinct_stacks(struct builder *b, uint32_t *out)
+{
+	struct pp_tree *t = b->t;
+	const struct pp_profile *p = b->p;
+	struct stack_slot *slots = NULL;
+	uint64_t ahead[2 * AHEAD];
+	size_t nslots = 16, mask, j;
+	uint32_t m = 0, n = p->nsamples;
 	int err = 0;
 
-	for (uint32_t s = 0; s < p->nsamples; s++) {
+	/* At most half full, so a probe always ends. */
+	*out = 0;
+	while (nslots / 2 < n && nslots <= SIZE_MAX / 4)
+		nslots *= 2;
+	if (nslots / 2 < n)
+		return pp_error(t->ctx, PP_ENOMEM, "out of memory");
+	mask = nslots - 1;
+	slots = pp_calloc(t->ctx, nslots, sizeof(*slots));
+	b->weight = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->weight));
+	b->base = pp_malloc(t->ctx, (size_t)n + 1);
+	b->cur = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->cur));
+	b->tmp = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->tmp));
+	if (!slots || !b->weight || !b->base || !b->cur || !b->tmp) {
+		err = pp_error(t->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (uint32_t s = 0; s < 2 * AHEAD && s < n; s++) {
+		ahead[s] = sample_hash(b, s);
+		PREFETCH(&slots[(size_t)ahead[s] & mask]);
+	}
+	for (uint32_t s = 0; s < n; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const uint32_t *locs = p->sample_locs + smp->loc_first;
-		int64_t w = pp_profile_sample_values(p, s)[si];
-		uint32_t cur = 0, depth = 0, n = smp->loc_count;
+		int64_t w = pp_profile_sample_values(p, s)[b->si];
+		uint64_t h = ahead[s % (2 * AHEAD)];
+		uint32_t tag = (uint32_t)(h >> 32);
 
+		if (s + 2 * AHEAD < n) {
+			uint64_t h2 = sample_hash(b, s + 2 * AHEAD);
+
+			ahead[s % (2 * AHEAD)] = h2;
+			PREFETCH(&slots[(size_t)h2 & mask]);
+		}
+		if (s + AHEAD < n) {
+			uint64_t h1 = ahead[(s + AHEAD) % (2 * AHEAD)];
+			const struct stack_slot *sl = &slots[(size_t)h1 & mask];
+
+			if (sl->stack && sl->tag == (uint32_t)(h1 >> 32))
+				PREFETCH(&p->sample_locs[sl->first]);
+		}
 		if (w == 0)
 			continue;
-		if ((err = pp_grow(t->ctx, (void **)&prev_loc, &cap_loc, n + 1,
-		                   sizeof(*prev_loc))) < 0 ||
-		    (err = pp_grow(t->ctx, (void **)&prev_node, &cap_node,
-		                   n + 1, sizeof(*prev_node))) < 0)
-			goto done;
-		while (depth < n && depth < nprev &&
-		       prev_loc[depth] == locs[n - 1 - depth]) {
-			cur = prev_node[depth];
-			depth++;
-		}
-		for (uint32_t i = n - depth; i-- > 0; depth++) {
-			uint32_t l = locs[i];
+		for (j = (size_t)h & mask; slots[j].stack; j = (j + 1) & mask)
+			if (slots[j].tag == tag &&
+			    slots[j].count == smp->loc_count &&
+			    memcmp(p->sample_locs + slots[j].first, locs,
+			           (size_t)smp->loc_count * sizeof(*locs)) == 0)
+				break;
+		if (slots[j].stack) {
+			uint32_t k = slots[j].stack - 1;
 
-			for (uint32_t k = g->loc_node_first[l + 1];
-			     k-- > g->loc_node_first[l];)
-				if ((err = child(t, cur, g->loc_nodes[k],
-				                 &cur)) < 0)
-					goto done;
-			prev_loc[depth] = l;
-			prev_node[depth] = cur;
+			b->weight[k] = add64(b->weight[k], w);
+			continue;
 		}
-		nprev = n;
-		t->nodes[cur].self += w;
-		if (is_base_sample(p, smp, base_key)) {
-			t->nodes[cur].base_self -= w;
+		slots[j].tag = tag;
+		slots[j].stack = m + 1;
+		slots[j].first = smp->loc_first;
+		slots[j].count = smp->loc_count;
+		b->cur[m].stack = m;
+		b->cur[m].stop = smp->loc_first;
+		b->cur[m].pos = smp->loc_first + smp->loc_count;
+		b->cur[m].line = 0;
+		b->weight[m] = w;
+		b->base[m] = (unsigned char)(tag & 1);
+		if (tag & 1)
 			t->has_base = true;
+		m++;
+	}
+	*out = m;
+done:
+	pp_free(t->ctx, slots);
+	return err;
+}
+
+/* Build the child on top of b's stack. */
+static int build_top(struct builder *b)
+{
+	struct task tk = b->tasks[--b->ntasks];
+	uint32_t n = 0;
+	int err;
+
+	b->pending -= tk.b - tk.a;
+	if ((err = new_node(b, tk.parent, tk.key, tk.depth, &n)) < 0)
+		return err;
+	return expand(b, n, tk.depth, tk.a, tk.b);
+}
+
+/* Build the children on b's stack, each completely before the next. */
+static int build_tasks(struct builder *b)
+{
+	int err;
+
+	while (b->ntasks > 0)
+		if ((err = build_top(b)) < 0)
+			return err;
+	return 0;
+}
+
+/*
+ * A big tree is built on two threads. The children on the stack are
+ * independent subtrees, and everything below the bottom ones is built
+ * after everything the top ones hold. So once the stack can be cut into
+ * two parts of about equal size, a second thread builds the bottom part
+ * into a node array of its own, which is appended when the first thread
+ * has built the top part: the nodes stay in preorder.
+ */
+
+/* Fewer distinct stacks than this are built on one thread. */
+#define PARALLEL_MIN_STACKS 100000
+
+struct part {
+	struct builder b;
+	struct pp_tree t; /* nodes, nnodes, max_depth, ctx: the part's */
+	struct pp_ctx ctx;
+	uint32_t *root_parents; /* of the nodes made for the stack's tasks */
+	uint32_t nroots;
+	int err;
+};
+
+static void *part_run(void *arg)
+{
+	struct part *pt = arg;
+
+	pt->err = build_tasks(&pt->b);
+	return NULL;
+}
+
+/* Where to cut the stack: k such that tasks [0, k) hold about half of the
+ * pending stacks, or 0 when no cut leaves each side a quarter. */
+static size_t find_cut(const struct builder *b)
+{
+	uint64_t below = 0, half = b->pending / 2;
+
+	for (size_t k = 0; k < b->ntasks; k++) {
+		uint64_t next = below + (b->tasks[k].b - b->tasks[k].a);
+
+		if (next >= half) {
+			/* Cut before or after task k, whichever is nearer. */
+			uint64_t part =
+			        next - half <= half - below ? next : below;
+			size_t cut = part == next ? k + 1 : k;
+
+			if (part * 4 >= b->pending &&
+			    (b->pending - part) * 4 >= b->pending &&
+			    cut < b->ntasks)
+				return cut;
+			return 0;
 		}
+		below = next;
+	}
+	return 0;
+}
+
+/* Hand tasks [0, cut) of b's stack to pt. */
+static int start_part(struct builder *b, struct part *pt, size_t cut)
+{
+	struct pp_tree *t = b->t;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->ctx = *t->ctx;
+	pt->t.ctx = &pt->ctx;
+	pt->b = *b;
+	pt->b.t = &pt->t;
+	pt->b.tasks = NULL;
+	pt->b.ntasks = pt->b.cap_tasks = 0;
+	pt->b.pending = 0;
+	pt->b.cap_base = 0;
+	pt->root_parents = pp_malloc(t->ctx, cut * sizeof(*pt->root_parents));
+	pt->b.tasks = pp_malloc(t->ctx, cut * sizeof(*pt->b.tasks));
+	if (!pt->root_parents || !pt->b.tasks)
+		return pp_error(t->ctx, PP_ENOMEM, "out of memory");
+	/* The part's first nodes hang from nodes of the main array: they
+	 * get PP_NONE, and their parents in the order they are made (the
+	 * stack's top first) are kept aside. */
+	for (size_t i = 0; i < cut; i++) {
+		pt->b.tasks[i] = b->tasks[i];
+		pt->b.tasks[i].parent = PP_NONE;
+		pt->root_parents[i] = b->tasks[cut - 1 - i].parent;
+		pt->b.pending += b->tasks[i].b - b->tasks[i].a;
+	}
+	pt->nroots = (uint32_t)cut;
+	pt->b.ntasks = pt->b.cap_tasks = cut;
+	memmove(b->tasks, b->tasks + cut,
+	        (b->ntasks - cut) * sizeof(*b->tasks));
+	b->ntasks -= cut;
+	b->pending -= pt->b.pending;
+	return 0;
+}
+
+/* Nodes copied between releases of the part's pages (2 MB). */
+#define JOIN_CHUNK 65536
+
+/* Append the part's nodes to b's array. */
+static int join_part(struct builder *b, struct part *pt)
+{
+	struct pp_tree *t = b->t;
+	uint32_t base = t->nnodes, r = 0;
+	int err;
+
+	if ((uint64_t)t->nnodes + pt->t.nnodes >= UINT32_MAX)
+		return pp_error(t->ctx, PP_ELIMIT, "too many distinct stacks");
+	if ((err = pp_grow(t->ctx, (void **)&t->nodes, &t->cap_nodes,
+	                   (size_t)t->nnodes + pt->t.nnodes,
+	                   sizeof(*t->nodes))) < 0)
+		return err;
+	/* In chunks, each returned to the system once copied, so that the
+	 * two arrays are not resident at once. */
+	for (uint32_t i = 0; i < pt->t.nnodes; i += JOIN_CHUNK) {
+		uint32_t k = pt->t.nnodes - i < JOIN_CHUNK ? pt->t.nnodes - i
+		                                           : JOIN_CHUNK;
+
+		for (uint32_t j = i; j < i + k; j++) {
+			struct pp_tree_node *n = &t->nodes[base + j];
+
+			*n = pt->t.nodes[j];
+			n->parent = n->parent == PP_NONE ? pt->root_parents[r++]
+			                                 : n->parent + base;
+		}
+		pp_pages_release(pt->t.nodes + i, k * sizeof(*pt->t.nodes));
+	}
+	t->nnodes += pt->t.nnodes;
+	if (pt->t.max_depth > t->max_depth)
+		t->max_depth = pt->t.max_depth;
+	return 0;
+}
+
+static void release_part(struct builder *b, struct part *pt)
+{
+	pp_free(b->t->ctx, pt->b.tasks);
+	pp_free(b->t->ctx, pt->root_parents);
+	pp_free(b->t->ctx, pt->t.nodes);
+}
+
+static int add_samples(struct builder *b)
+{
+	struct pp_tree *t = b->t;
+	struct part pt;
+	pthread_t helper;
+	bool parallel, split = false, threaded = false;
+	uint64_t budget = 1u << 20; /* tasks looked at for a cut */
+	uint32_t m;
+	int err;
+
+	memset(&pt, 0, sizeof(pt));
+	if (b->p->nsample_locs > UINT32_MAX)
+		return pp_error(t->ctx, PP_ELIMIT, "too many stack frames");
+	if ((err = distinct_stacks(b, &m)) < 0)
+		return err;
+	if (t->has_base) {
+		if ((err = pp_grow(t->ctx, (void **)&t->base_self, &b->cap_base,
+		                   1, sizeof(*t->base_self))) < 0)
+			return err;
+		t->base_self[0] = 0;
+	}
+	if (m == 0)
+		return 0;
+	/* The part keeps no base sums: a diff is built on one thread. */
+	parallel = m >= PARALLEL_MIN_STACKS && !t->has_base;
+	if ((err = expand(b, 0, 0, 0, m)) < 0)
+		return err;
+	while (b->ntasks > 0) {
+		size_t cut;
+
+		if (parallel && !split && budget >= b->ntasks &&
+		    (cut = find_cut(b)) > 0) {
+			split = true;
+			if ((err = start_part(b, &pt, cut)) < 0)
+				goto done;
+			threaded = pthread_create(&helper, NULL, part_run,
+			                          &pt) == 0;
+		}
+		budget -= budget >= b->ntasks ? b->ntasks : budget;
+		if ((err = build_top(b)) < 0)
+			goto done;
 	}
 done:
-	pp_free(t->ctx, prev_loc);
-	pp_free(t->ctx, prev_node);
+	if (threaded)
+		pthread_join(helper, NULL);
+	else if (split && err >= 0)
+		part_run(&pt);
+	if (split && err >= 0 && pt.err < 0) {
+		err = pt.err;
+		memcpy(t->ctx->message, pt.ctx.message, sizeof(pt.ctx.message));
+	}
+	if (split && err >= 0)
+		err = join_part(b, &pt);
+	if (split)
+		release_part(b, &pt);
 	return err;
 }
 
@@ -162,79 +615,44 @@ static int cmp_name_ref(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-struct child_key {
-	uint64_t key; /* parent << 32 | name rank of the frame */
-	uint32_t node;
-};
-
-static int cmp_child_key(const void *a, const void *b)
-{
-	const struct child_key *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->node < y->node ? -1 : x->node > y->node;
-}
-
-/* Link children in name order: rank the graph's node names once, then sort
- * all tree nodes by (parent, rank) and prepend each in reverse. */
-static int link_children(struct pp_tree *t)
+/* Every graph node's name, and its rank in byte order (ties by node). */
+static int rank_names(struct pp_tree *t, uint32_t *rank, uint32_t *by_rank)
 {
 	const struct pp_graph *g = t->graph;
 	struct name_ref *refs = NULL;
-	struct child_key *keys = NULL;
-	uint32_t *rank = NULL;
-	char *names = NULL;
 	size_t used = 0, cap = 0;
-	size_t *offs = NULL;
 	int err = 0;
 
 	refs = pp_malloc(t->ctx, ((size_t)g->nnodes + 1) * sizeof(*refs));
-	rank = pp_malloc(t->ctx, ((size_t)g->nnodes + 1) * sizeof(*rank));
-	offs = pp_malloc(t->ctx, ((size_t)g->nnodes + 1) * sizeof(*offs));
-	keys = pp_malloc(t->ctx, (size_t)t->nnodes * sizeof(*keys));
-	if (!refs || !rank || !offs || !keys) {
+	t->name_off =
+	        pp_malloc(t->ctx, ((size_t)g->nnodes + 1) * sizeof(size_t));
+	if (!refs || !t->name_off) {
 		err = pp_error(t->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
 	for (uint32_t n = 0; n < g->nnodes; n++) {
 		size_t len = pp_node_name(g, &g->nodes[n], NULL, 0);
 
-		if ((err = pp_grow(t->ctx, (void **)&names, &cap,
+		if ((err = pp_grow(t->ctx, (void **)&t->names, &cap,
 		                   used + len + 1, 1)) < 0)
 			goto done;
-		pp_node_name(g, &g->nodes[n], names + used, len + 1);
-		offs[n] = used;
+		pp_node_name(g, &g->nodes[n], t->names + used, len + 1);
+		t->name_off[n] = used;
 		used += len + 1;
 	}
+	t->names_size = used;
 	for (uint32_t n = 0; n < g->nnodes; n++) {
-		refs[n].name = names + offs[n];
+		refs[n].name = t->names + t->name_off[n];
 		refs[n].node = n;
 	}
 	if (g->nnodes > 1)
 		qsort(refs, g->nnodes, sizeof(*refs), cmp_name_ref);
-	for (uint32_t i = 0; i < g->nnodes; i++)
+	for (uint32_t i = 0; i < g->nnodes; i++) {
 		rank[refs[i].node] = i;
-	for (uint32_t i = 1; i < t->nnodes; i++) {
-		keys[i - 1].key = (uint64_t)t->nodes[i].parent << 32 |
-		                  rank[t->nodes[i].frame];
-		keys[i - 1].node = i;
-	}
-	if (t->nnodes > 2)
-		qsort(keys, t->nnodes - 1, sizeof(*keys), cmp_child_key);
-	for (uint32_t i = t->nnodes - 1; i-- > 0;) {
-		struct pp_tree_node *c = &t->nodes[keys[i].node];
-		struct pp_tree_node *p = &t->nodes[c->parent];
-
-		c->next_sibling = p->first_child;
-		p->first_child = keys[i].node;
+		by_rank[i] = refs[i].node;
 	}
 done:
 	pp_free(t->ctx, refs);
-	pp_free(t->ctx, rank);
-	pp_free(t->ctx, keys);
-	t->names = names;
-	t->name_off = offs;
 	return err;
 }
 
@@ -242,52 +660,82 @@ int pp_tree_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                 const struct pp_graph_opts *opts, struct pp_tree **out)
 {
 	struct pp_graph_opts go = *opts;
+	struct builder b;
+	uint32_t *rank = NULL, *by_rank = NULL, root;
 	struct pp_tree *t;
 	int err;
 
 	*out = NULL;
+	memset(&b, 0, sizeof(b));
 	t = pp_calloc(ctx, 1, sizeof(*t));
 	if (!t)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
 	t->ctx = ctx;
 	go.edges = PP_EDGES_NONE;
+	go.nodes_only = true;
 	if ((err = pp_graph_new(ctx, prof, &go, &t->graph)) < 0)
-		goto fail;
-	if ((err = pp_grow(ctx, (void **)&t->nodes, &t->cap_nodes, 1,
-	                   sizeof(*t->nodes))) < 0 ||
-	    (err = grow_slots(t)) < 0)
-		goto fail;
-	memset(&t->nodes[0], 0, sizeof(t->nodes[0]));
-	t->nodes[0].parent = t->nodes[0].frame = PP_NONE;
-	t->nodes[0].first_child = t->nodes[0].next_sibling = PP_NONE;
-	t->nnodes = 1;
-	if (prof->nsamples && (err = add_samples(t, prof, go.sample_index)) < 0)
-		goto fail;
-	/* Children are created after their parents, so one backward sweep
-	 * sums every subtree. */
+		goto done;
+	rank = pp_malloc(ctx, ((size_t)t->graph->nnodes + 1) * sizeof(*rank));
+	by_rank = pp_malloc(ctx,
+	                    ((size_t)t->graph->nnodes + 1) * sizeof(*by_rank));
+	if (!rank || !by_rank) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((err = rank_names(t, rank, by_rank)) < 0)
+		goto done;
+	b.t = t;
+	b.p = prof;
+	b.lnf = t->graph->loc_node_first;
+	b.ln = t->graph->loc_nodes;
+	b.rank = rank;
+	b.by_rank = by_rank;
+	b.si = go.sample_index;
+	b.base_key = pp_strtab_find(prof->strings, "pprof::base", 11);
+	if ((err = new_node(&b, PP_NONE, 0, 0, &root)) < 0 ||
+	    (err = add_samples(&b)) < 0)
+		goto done;
+	/* Children come after their parents, so one backward sweep sums
+	 * every subtree and finds where it ends. */
+	if (t->has_base) {
+		t->base_total = pp_malloc(ctx, (size_t)t->nnodes *
+		                                       sizeof(*t->base_total));
+		if (!t->base_total) {
+			err = pp_error(ctx, PP_ENOMEM, "out of memory");
+			goto done;
+		}
+		memcpy(t->base_total, t->base_self,
+		       (size_t)t->nnodes * sizeof(*t->base_total));
+	}
 	for (uint32_t i = 0; i < t->nnodes; i++) {
 		t->nodes[i].total = t->nodes[i].self;
-		t->nodes[i].base_total = t->nodes[i].base_self;
+		t->nodes[i].end = i + 1;
 	}
 	for (uint32_t i = t->nnodes; i-- > 1;) {
-		struct pp_tree_node *p = &t->nodes[t->nodes[i].parent];
+		struct pp_tree_node *n = &t->nodes[i];
+		struct pp_tree_node *p = &t->nodes[n->parent];
 
-		p->total += t->nodes[i].total;
-		p->base_total += t->nodes[i].base_total;
+		p->total = add64(p->total, n->total);
+		if (n->end > p->end)
+			p->end = n->end;
+		if (t->base_total)
+			t->base_total[n->parent] = add64(
+			        t->base_total[n->parent], t->base_total[i]);
 	}
-	if ((err = link_children(t)) < 0)
-		goto fail;
-	/* The hash is only needed while building. */
-	pp_free(ctx, t->keys);
-	pp_free(ctx, t->vals);
-	t->keys = NULL;
-	t->vals = NULL;
-	t->nslots = 0;
+done:
+	pp_free(ctx, rank);
+	pp_free(ctx, by_rank);
+	pp_free(ctx, b.cur);
+	pp_free(ctx, b.tmp);
+	pp_free(ctx, b.weight);
+	pp_free(ctx, b.base);
+	pp_free(ctx, b.tasks);
+	if (err < 0) {
+		pp_tree_free(t);
+		return err;
+	}
 	*out = t;
 	return 0;
-fail:
-	pp_tree_free(t);
-	return err;
 }
 
 void pp_tree_free(struct pp_tree *t)
@@ -296,8 +744,8 @@ void pp_tree_free(struct pp_tree *t)
 		return;
 	pp_graph_free(t->graph);
 	pp_free(t->ctx, t->nodes);
-	pp_free(t->ctx, t->keys);
-	pp_free(t->ctx, t->vals);
+	pp_free(t->ctx, t->base_self);
+	pp_free(t->ctx, t->base_total);
 	pp_free(t->ctx, t->names);
 	pp_free(t->ctx, t->name_off);
 	pp_free(t->ctx, t);

@@ -13,6 +13,7 @@
 #include "pprof/format.h"
 #include "report/internal.h"
 #include "util/path.h"
+#include "util/regex.h"
 
 #define MAX_NODELETS 4
 
@@ -35,109 +36,101 @@ static void put_escaped(FILE *out, const char *s)
 	}
 }
 
-static bool is_word(char c)
+/*
+ * pprof's ShortenFunctionName (internal/graph/graph.go), with its regular
+ * expressions: a leading "(anonymous namespace)::" removed, a /vN module
+ * version dropped from a Go package path, then the first of the Go, Java
+ * and C++ rules that matches keeps only its group ("compress/flate.f" ->
+ * "flate.f", "a.b.Class.method(" -> "Class.method", "ns::Class::f<T>(int)"
+ * -> "Class::f<T>"). Go's `$` is written `\z`, which is what it means
+ * there (PCRE2's `$` would also match before a final newline).
+ */
+enum { SHORT_ANON, SHORT_GOVER, SHORT_GO, SHORT_JAVA, SHORT_CPP, NSHORT };
+
+static const char *const short_patterns[NSHORT] = {
+        [SHORT_ANON] = "^\\(anonymous namespace\\)::",
+        [SHORT_GOVER] = "^(.*?)/v(?:[2-9]|[1-9][0-9]+)([./].*)\\z",
+        [SHORT_GO] = "^(?:[\\w\\-\\.]+\\/)+(.+)",
+        [SHORT_JAVA] = "^(?:[a-z]\\w*\\.)*([A-Z][\\w\\$]*\\.(?:<init>|[a-z]"
+                       "[\\w\\$]*(?:\\$\\d+)?))(?:(?:\\()|\\z)",
+        [SHORT_CPP] = "^(?:[_a-zA-Z]\\w*::)+(_*[A-Z]\\w*::~?[_a-zA-Z]\\w*"
+                      "(?:<.*>)?)",
+};
+
+struct shortener {
+	struct pp_ctx *ctx;
+	struct pp_regex *re[NSHORT];
+	char *buf; /* the last shortened name */
+	size_t cap;
+};
+
+static int shortener_init(struct shortener *sh, struct pp_ctx *ctx)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
+	int err;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->ctx = ctx;
+	for (int i = 0; i < NSHORT; i++)
+		if ((err = pp_regex_compile(ctx, "ShortenFunctionName",
+		                            short_patterns[i], &sh->re[i])) < 0)
+			return err;
+	return 0;
 }
 
-/*
- * pprof's ShortenFunctionName for Go and Java names: drop a package path
- * ("compress/flate.f" -> "flate.f", after removing a /vN module version)
- * or a Java package ("a.b.Class.method(" -> "Class.method"). Writes into
- * buf.
- * NEEDSWORK: the C++ namespace rule (cppRegExp) is not applied.
- */
-static void shorten_name(const char *name, char *buf, size_t size)
+static void shortener_release(struct shortener *sh)
 {
-	char tmp[4096];
+	for (int i = 0; i < NSHORT; i++)
+		pp_regex_free(sh->re[i]);
+	pp_free(sh->ctx, sh->buf);
+}
+
+/* The short form of name, borrowed from sh until the next call; name
+ * itself if there is no memory to make it. */
+static const char *shorten_name(struct shortener *sh, const char *name)
+{
+	size_t len = strlen(name), a, b, c, d;
 	const char *s = name;
-	size_t last = 0, i;
-	bool seg = false;
 
-	/* ^(.*?)/v(?:[2-9]|[1-9][0-9]+)([./].*)$ -> $1$2 */
-	for (const char *p = name; *p; p++) {
-		if (p[0] == '/' && p[1] == 'v' && p[2] >= '1' && p[2] <= '9') {
-			const char *q = p + 3;
-
-			while (*q >= '0' && *q <= '9')
-				q++;
-			if ((p[2] != '1' || q > p + 3) &&
-			    (*q == '.' || *q == '/')) {
-				snprintf(tmp, sizeof(tmp), "%.*s%s",
-				         (int)(p - name), name, q);
-				s = tmp;
-				break;
-			}
+	if (pp_grow(sh->ctx, (void **)&sh->buf, &sh->cap, len + 1, 1) < 0)
+		return name;
+	if (pp_regex_group(sh->re[SHORT_ANON], s, len, 0, &a, &b)) {
+		s += b;
+		len -= b;
+	}
+	if (pp_regex_group(sh->re[SHORT_GOVER], s, len, 1, &a, &b) &&
+	    pp_regex_group(sh->re[SHORT_GOVER], s, len, 2, &c, &d)) {
+		memmove(sh->buf, s + a, b - a);
+		memmove(sh->buf + (b - a), s + c, d - c);
+		len = (b - a) + (d - c);
+		sh->buf[len] = '\0';
+		s = sh->buf;
+	}
+	for (int i = SHORT_GO; i <= SHORT_CPP; i++) {
+		if (pp_regex_group(sh->re[i], s, len, 1, &a, &b)) {
+			memmove(sh->buf, s + a, b - a);
+			sh->buf[b - a] = '\0';
+			return sh->buf;
 		}
 	}
-	/* ^(?:[\w\-\.]+\/)+(.+) */
-	for (i = 0; s[i]; i++) {
-		if (is_word(s[i]) || s[i] == '-' || s[i] == '.') {
-			seg = true;
-		} else if (s[i] == '/' && seg && s[i + 1]) {
-			last = i + 1;
-			seg = false;
-		} else {
-			break;
-		}
+	if (s != sh->buf) {
+		memcpy(sh->buf, s, len);
+		sh->buf[len] = '\0';
 	}
-	if (last) {
-		snprintf(buf, size, "%s", s + last);
-		return;
-	}
-	/* ^(?:[a-z]\w*\.)*([A-Z][\w\$]*\.(?:<init>|[a-z][\w\$]*(?:\$\d+)?))(?:(?:\()|$)
-	 */
-	{
-		const char *p = s;
-
-		while (*p >= 'a' && *p <= 'z') {
-			const char *q = p + 1;
-
-			while (is_word(*q))
-				q++;
-			if (*q != '.')
-				break;
-			p = q + 1;
-		}
-		if (*p >= 'A' && *p <= 'Z') {
-			const char *q = p + 1, *m;
-
-			while (is_word(*q) || *q == '$')
-				q++;
-			if (*q == '.') {
-				m = q + 1;
-				if (strncmp(m, "<init>", 6) == 0) {
-					m += 6;
-				} else if (*m >= 'a' && *m <= 'z') {
-					while (is_word(*m) || *m == '$')
-						m++;
-				} else {
-					m = NULL;
-				}
-				if (m && (*m == '\0' || *m == '(')) {
-					snprintf(buf, size, "%.*s",
-					         (int)(m - p), p);
-					return;
-				}
-			}
-		}
-	}
-	snprintf(buf, size, "%s", s);
+	return sh->buf;
 }
 
 /* The node's name broken into lines: pprof's multilinePrintableName. */
-static void put_multiline_name(const struct pp_report *r,
+static void put_multiline_name(const struct pp_report *r, struct shortener *sh,
                                const struct pp_node *n, FILE *out)
 {
 	const struct pp_profile *p = r->prof;
 	const struct pp_node_info *i = &n->info;
-	char name[4096];
 
 	if (i->address)
 		fprintf(out, "%016llx\\n", (unsigned long long)i->address);
 	if (i->name) {
-		shorten_name(pp_profile_str(p, i->name), name, sizeof(name));
+		const char *name = shorten_name(sh, pp_profile_str(p, i->name));
+
 		for (const char *s = name; *s; s++) {
 			if (*s == ':' && s[1] == ':') {
 				fputs("\\n", out);
@@ -305,8 +298,8 @@ static int put_legend(struct pp_report *r, FILE *out)
 	return 0;
 }
 
-static void put_node(struct pp_report *r, uint32_t n, uint32_t id,
-                     double max_flat, FILE *out)
+static void put_node(struct pp_report *r, struct shortener *sh, uint32_t n,
+                     uint32_t id, double max_flat, FILE *out)
 {
 	const struct pp_node *node = &r->graph->nodes[n];
 	int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
@@ -317,7 +310,7 @@ static void put_node(struct pp_report *r, uint32_t n, uint32_t id,
 	pp_report__format(r, flat, fs, sizeof(fs));
 	memcpy(cs, fs, sizeof(cs));
 	fprintf(out, "N%u [label=\"", id);
-	put_multiline_name(r, node, out);
+	put_multiline_name(r, sh, node, out);
 	if (flat != 0) {
 		fprintf(out, "%s (", fs);
 		put_pct(out, flat, r->total);
@@ -628,13 +621,15 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 {
 	const struct pp_graph *g;
 	const char *title;
+	struct shortener sh;
 	uint32_t *id = NULL, *edges = NULL, nedges = 0;
 	bool *nodelets = NULL, *out_edge = NULL;
 	double max_flat;
 	int err;
 
-	if ((err = pp_report__visual_graph(r)) < 0)
-		return err;
+	if ((err = shortener_init(&sh, r->ctx)) < 0 ||
+	    (err = pp_report__visual_graph(r)) < 0)
+		goto done;
 	g = r->graph;
 	title = title_of(r);
 	fprintf(out, "digraph \"%s\" {\n", title ? title : "unnamed");
@@ -669,7 +664,7 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 	for (uint32_t i = 0; i < r->norder; i++) {
 		uint32_t n = r->order[i];
 
-		put_node(r, n, i + 1, max_flat, out);
+		put_node(r, &sh, n, i + 1, max_flat, out);
 		if ((err = put_nodelets(r, n, i + 1, out_edge[n], out,
 		                        &nodelets[n])) < 0)
 			goto done;
@@ -690,6 +685,7 @@ close:
 	if (ferror(out))
 		err = pp_error(r->ctx, PP_EIO, "write error");
 done:
+	shortener_release(&sh);
 	pp_free(r->ctx, id);
 	pp_free(r->ctx, nodelets);
 	pp_free(r->ctx, out_edge);

@@ -43,10 +43,12 @@ static int64_t abs64(int64_t v)
 
 /* The width a frame gets: the new profile's value in a diff, where the
  * base's samples are negated and carried apart (pprof/tree.h). */
-static int64_t frame_value(const struct flame *f, const struct pp_tree_node *n)
+static int64_t frame_value(const struct flame *f, uint32_t n)
 {
-	int64_t v = f->diff ? n->total + n->base_total : n->total;
+	int64_t v = f->t->nodes[n].total;
 
+	if (f->diff)
+		v += f->t->base_total[n];
 	return v < 0 ? 0 : v;
 }
 
@@ -225,9 +227,10 @@ static void footer(const struct flame *f)
 	fputs("</svg>\n", f->out);
 }
 
-/* Depth-first over the tree without recursion. pos[d] is where the next
- * frame at depth d starts; tiny[d] and ntiny[d] collect the frames at
- * depth d too narrow to draw, flushed as one when their parent ends. */
+/* Over the tree in its depth-first order, skipping the subtrees of frames
+ * not drawn. pos[d] is where the next frame at depth d starts; tiny[d] and
+ * ntiny[d] collect the frames at depth d too narrow to draw, flushed as one
+ * when their parent ends. */
 static int layout(struct flame *f)
 {
 	const struct pp_tree *t = f->t;
@@ -249,12 +252,11 @@ static int layout(struct flame *f)
 	emit(f, &nodes[0], "all", 0, PAD, (double)f->root * f->scale, f->root,
 	     0);
 	pos[1] = PAD;
-	n = nodes[0].first_child;
-	while (n != PP_NONE) {
-		uint32_t d = nodes[n].depth;
-		int64_t v = frame_value(f, &nodes[n]);
+	n = 1;
+	while (n < t->nnodes) {
+		uint32_t d = nodes[n].depth, next = nodes[n].end, dnext;
+		int64_t v = frame_value(f, n);
 		double w = (double)v * f->scale;
-		bool descend = false;
 
 		if (v > 0 && w < MIN_WIDTH) {
 			tiny[d] += v;
@@ -266,24 +268,21 @@ static int layout(struct flame *f)
 			tiny[d + 1] = 0;
 			ntiny[d + 1] = 0;
 			pos[d] += w;
-			descend = nodes[n].first_child != PP_NONE;
+			next = n + 1; /* its children, if any */
 		}
-		if (descend) {
-			n = nodes[n].first_child;
-			continue;
-		}
-		while (n != 0 && nodes[n].next_sibling == PP_NONE) {
-			uint32_t level = nodes[n].depth;
+		/* The frames between here and the next one drawn end: flush
+		 * their levels' small frames, deepest first. */
+		dnext = next < t->nnodes ? nodes[next].depth : 0;
+		for (uint32_t level = d; level > dnext; level--) {
 			double tw = (double)tiny[level] * f->scale;
 
 			if (ntiny[level] && tw >= MIN_WIDTH)
-				emit(f, &nodes[n], "", level, pos[level], tw,
+				emit(f, NULL, "", level, pos[level], tw,
 				     tiny[level], ntiny[level]);
 			tiny[level] = 0;
 			ntiny[level] = 0;
-			n = nodes[n].parent;
 		}
-		n = n == 0 ? PP_NONE : nodes[n].next_sibling;
+		n = next;
 	}
 done:
 	pp_free(f->r->ctx, pos);
@@ -305,7 +304,7 @@ int pp_report_flame(struct pp_report *r, FILE *out)
 	if ((err = pp_report__tree(r, &f.t)) < 0)
 		return err;
 	f.diff = f.t->has_base;
-	f.root = frame_value(&f, &f.t->nodes[0]);
+	f.root = frame_value(&f, 0);
 	for (uint32_t i = 1; f.diff && i < f.t->nnodes; i++)
 		if (abs64(f.t->nodes[i].total) > f.maxdelta)
 			f.maxdelta = abs64(f.t->nodes[i].total);

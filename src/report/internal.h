@@ -77,6 +77,15 @@ struct pp_report__cache_key pp_report__cache_key(const struct pp_report *r,
                                                  bool visual);
 bool pp_report__cache_hit(const struct pp_report *r,
                           const struct pp_report__cache_key *k);
+/* pprof's cutoffs (newTrimmedGraph): nodefraction and edgefraction of the
+ * total flat value of r->graph's nodes, those -drop_negative leaves out not
+ * counted. */
+void pp_report__cutoffs(const struct pp_report *r, double nodefraction,
+                        double edgefraction, int64_t *node_cutoff,
+                        int64_t *edge_cutoff);
+/* Mark in r->kept the nodes of r->order whose |cum| reaches node_cutoff
+ * (the others false); returns how many. */
+uint32_t pp_report__keep_over(struct pp_report *r, int64_t node_cutoff);
 int pp_report__compute_names(struct pp_report *r);
 void pp_report__select_output_unit(struct pp_report *r);
 /* fmt.Sprint order of two nodes' infos: pprof's last tie-breaker. */

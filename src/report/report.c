@@ -454,12 +454,50 @@ bool pp_report__cache_hit(const struct pp_report *r,
 	       c->edgefraction == k->edgefraction;
 }
 
+void pp_report__cutoffs(const struct pp_report *r, double nodefraction,
+                        double edgefraction, int64_t *node_cutoff,
+                        int64_t *edge_cutoff)
+{
+	const struct pp_graph *g = r->graph;
+	int64_t flat_total = 0;
+
+	/* pprof sums the nodes of its graph, which -drop_negative has
+	 * already left the negative ones out of (selectNodesForGraph). */
+	for (uint32_t n = 0; n < g->nnodes; n++) {
+		const struct pp_node *node = &g->nodes[n];
+
+		if (r->opts.drop_negative &&
+		    (node->flat < 0 || (node->flat == 0 && node->cum < 0)))
+			continue;
+		flat_total += node->flat;
+	}
+	*node_cutoff = abs64((int64_t)((double)flat_total * nodefraction));
+	*edge_cutoff = abs64((int64_t)((double)flat_total * edgefraction));
+}
+
+uint32_t pp_report__keep_over(struct pp_report *r, int64_t node_cutoff)
+{
+	const struct pp_graph *g = r->graph;
+	uint32_t nkept = 0;
+
+	memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
+	for (uint32_t i = 0; i < r->norder; i++) {
+		uint32_t n = r->order[i];
+
+		if (abs64(g->nodes[n].cum) >= node_cutoff) {
+			r->kept[n] = true;
+			nkept++;
+		}
+	}
+	return nkept;
+}
+
 int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 {
 	struct pp_report__cache_key key = pp_report__cache_key(r, visual);
 	struct pp_graph_opts go = {0};
 	struct pp_graph *g;
-	int64_t flat_total = 0, node_cutoff, edge_cutoff;
+	int64_t node_cutoff, edge_cutoff;
 	int nodecount = r->opts.nodecount;
 	double nodefraction = r->opts.nodefraction;
 	double edgefraction = r->opts.edgefraction;
@@ -481,35 +519,15 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 	    (err = pp_report__size_order(r)) < 0)
 		return err;
 	g = r->graph;
-
-	/* pprof sums the nodes of its graph, which -drop_negative has
-	 * already left the negative ones out of (selectNodesForGraph). */
-	for (uint32_t n = 0; n < g->nnodes; n++) {
-		const struct pp_node *node = &g->nodes[n];
-
-		if (r->opts.drop_negative &&
-		    (node->flat < 0 || (node->flat == 0 && node->cum < 0)))
-			continue;
-		flat_total += node->flat;
-	}
-	node_cutoff = abs64((int64_t)((double)flat_total * nodefraction));
-	edge_cutoff = abs64((int64_t)((double)flat_total * edgefraction));
+	pp_report__cutoffs(r, nodefraction, edgefraction, &node_cutoff,
+	                   &edge_cutoff);
 	r->dropped_nodes = 0;
 
 	if ((err = select_order(r)) < 0)
 		return err;
 	if (node_cutoff > 0) {
-		uint32_t nkept = 0;
+		uint32_t nkept = pp_report__keep_over(r, node_cutoff);
 
-		memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
-		for (uint32_t i = 0; i < r->norder; i++) {
-			uint32_t n = r->order[i];
-
-			if (abs64(g->nodes[n].cum) >= node_cutoff) {
-				r->kept[n] = true;
-				nkept++;
-			}
-		}
 		if (nkept != r->norder) {
 			r->dropped_nodes = r->norder - nkept;
 			drop_unkept(r);

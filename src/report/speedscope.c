@@ -1,8 +1,16 @@
 /*
  * speedscope's file format
- * (https://www.speedscope.app/file-format-schema.json): one "sampled" profile
+ * (https://www.speedscope.app/file-format-schema.json): "sampled" profiles
  * whose samples are the distinct stacks of the calling-context tree, root
  * first, as indices into shared frames, with their values as weights.
+ *
+ * speedscope refuses a whole file in which one weight is negative
+ * ("Samples must have positive weights") and skips zero weights. So a
+ * profile with signed values is written as several profiles of positive
+ * weights, which speedscope shows one at a time (its profile switcher):
+ * with -diff_base, the new profile and the base, each with its own values;
+ * with other negative stacks (-base), the positive stacks, then the
+ * negative ones with their absolute values.
  */
 #include <string.h>
 
@@ -49,14 +57,101 @@ static void put_frames(struct pp_report *r, const struct pp_tree *t,
 	fputs("]},\n", out);
 }
 
+/* Which weights a written profile has. */
+enum weights {
+	W_POSITIVE, /* the stacks' values, where positive */
+	W_NEW,      /* -diff_base: the new profile's own values */
+	W_BASE,     /* -diff_base: the base's values, made positive */
+	W_NEGATIVE, /* the absolute values of the negative stacks */
+};
+
+static int64_t weight_of(const struct pp_tree *t, uint32_t n, enum weights w)
+{
+	int64_t self = t->nodes[n].self, v;
+
+	switch (w) {
+	case W_NEW:
+		v = (int64_t)((uint64_t)self + (uint64_t)t->base_self[n]);
+		break;
+	case W_BASE:
+		v = t->base_self[n];
+		break;
+	case W_NEGATIVE:
+		v = self < 0 && self != INT64_MIN ? -self : 0;
+		break;
+	default:
+		v = self;
+		break;
+	}
+	return v > 0 ? v : 0;
+}
+
+/* One "sampled" profile: its stacks with a positive weight. path has
+ * room for max_depth + 1 frames. */
+static void put_profile(struct pp_report *r, const struct pp_tree *t,
+                        const uint32_t *frame_of, uint32_t *path,
+                        enum weights w, const char *name,
+                        struct pp_report__out *o)
+{
+	const struct pp_tree_node *nodes = t->nodes;
+	uint64_t end = 0;
+	uint32_t nstacks = 0;
+	char unit[64];
+
+	for (uint32_t n = 1; n < t->nnodes; n++)
+		end += (uint64_t)weight_of(t, n, w);
+	pp_report__out_str(o, "{\"type\":\"sampled\",\"name\":");
+	pp_report__out_flush(o);
+	pp_report__put_json(o->f, name);
+	snprintf(unit, sizeof(unit), ",\"unit\":\"%s\",\"startValue\":0,",
+	         speedscope_unit(r->sample_unit));
+	pp_report__out_str(o, unit);
+	pp_report__out_str(o, "\"endValue\":");
+	pp_report__out_uint(o, end);
+	pp_report__out_str(o, ",\n\"samples\":[");
+	/* Depth-first (the tree's order): path[d] holds the frame of the
+	 * current node at depth d, so each stack is written from the path,
+	 * root first. */
+	for (uint32_t n = 1; n < t->nnodes; n++) {
+		uint32_t d = nodes[n].depth;
+
+		path[d] = frame_of[nodes[n].frame];
+		if (weight_of(t, n, w) == 0)
+			continue;
+		pp_report__out_str(o, nstacks++ ? ",\n[" : "\n[");
+		for (uint32_t i = 1; i <= d; i++) {
+			if (i > 1)
+				pp_report__out_bytes(o, ",", 1);
+			pp_report__out_uint(o, path[i]);
+		}
+		pp_report__out_bytes(o, "]", 1);
+	}
+	pp_report__out_str(o, "],\n\"weights\":[");
+	nstacks = 0;
+	for (uint32_t n = 1; n < t->nnodes; n++) {
+		int64_t v = weight_of(t, n, w);
+
+		if (v == 0)
+			continue;
+		if (nstacks)
+			pp_report__out_str(o, nstacks % 16 ? "," : ",\n");
+		else
+			pp_report__out_bytes(o, "\n", 1);
+		pp_report__out_int(o, v, 0);
+		nstacks++;
+	}
+	pp_report__out_str(o, "]}");
+}
+
 int pp_report_speedscope(struct pp_report *r, FILE *out)
 {
 	const struct pp_profile *p = r->prof;
 	const struct pp_tree *t;
 	const struct pp_tree_node *nodes;
+	struct pp_report__out *o = NULL;
 	uint32_t *frame_of = NULL, *order = NULL, *path = NULL, nframes = 0;
-	uint32_t n, nstacks = 0;
-	int64_t end = 0;
+	bool negative = false;
+	char name[512];
 	int err;
 
 	if ((err = pp_report__tree(r, &t)) < 0)
@@ -67,11 +162,12 @@ int pp_report_speedscope(struct pp_report *r, FILE *out)
 	order = pp_malloc(r->ctx,
 	                  ((size_t)t->graph->nnodes + 1) * sizeof(*order));
 	path = pp_malloc(r->ctx, ((size_t)t->max_depth + 1) * sizeof(*path));
-	if (!frame_of || !order || !path) {
+	o = pp_malloc(r->ctx, sizeof(*o));
+	if (!frame_of || !order || !path || !o) {
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	/* Number the frames in the order stacks first use them. */
+	/* Number the frames in the order the stacks use them. */
 	memset(frame_of, 0xff, (size_t)t->graph->nnodes * sizeof(*frame_of));
 	for (uint32_t i = 1; i < t->nnodes; i++) {
 		uint32_t f = nodes[i].frame;
@@ -80,81 +176,48 @@ int pp_report_speedscope(struct pp_report *r, FILE *out)
 			frame_of[f] = nframes;
 			order[nframes++] = f;
 		}
-		if (nodes[i].self > 0) {
-			nstacks++;
-			end += nodes[i].self;
-		}
+		if (nodes[i].self < 0)
+			negative = true;
 	}
 	fputs("{\"$schema\":"
 	      "\"https://www.speedscope.app/file-format-schema.json\",\n",
 	      out);
 	put_frames(r, t, order, nframes, out);
-	fputs("\"profiles\":[{\"type\":\"sampled\",\"name\":", out);
-	pp_report__put_json(out, r->sample_type);
-	fprintf(out,
-	        ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%lld,\n"
-	        "\"samples\":[",
-	        speedscope_unit(r->sample_unit), (long long)end);
-	/* Depth-first: path[d] holds the frame of the current node at depth
-	 * d, so each stack is written from the path, root first. Weights
-	 * must not be negative, so a diff's shrunk stacks are left out. */
-	nstacks = 0;
-	n = nodes[0].first_child;
-	while (n != PP_NONE) {
-		uint32_t d = nodes[n].depth;
-
-		path[d] = frame_of[nodes[n].frame];
-		if (nodes[n].self > 0) {
-			fputs(nstacks++ ? ",\n[" : "\n[", out);
-			for (uint32_t i = 1; i <= d; i++)
-				fprintf(out, i > 1 ? ",%u" : "%u", path[i]);
-			fputc(']', out);
+	fputs("\"profiles\":[", out);
+	fflush(out);
+	o->f = out;
+	o->n = 0;
+	o->failed = false;
+	if (t->has_base) {
+		put_profile(r, t, frame_of, path, W_NEW, r->sample_type, o);
+		snprintf(name, sizeof(name), "%s (base)", r->sample_type);
+		pp_report__out_str(o, ",\n");
+		put_profile(r, t, frame_of, path, W_BASE, name, o);
+	} else {
+		put_profile(r, t, frame_of, path, W_POSITIVE, r->sample_type,
+		            o);
+		if (negative) {
+			snprintf(name, sizeof(name), "%s (negative)",
+			         r->sample_type);
+			pp_report__out_str(o, ",\n");
+			put_profile(r, t, frame_of, path, W_NEGATIVE, name, o);
 		}
-		if (nodes[n].first_child != PP_NONE) {
-			n = nodes[n].first_child;
-			continue;
-		}
-		while (n != 0 && nodes[n].next_sibling == PP_NONE)
-			n = nodes[n].parent;
-		n = n == 0 ? PP_NONE : nodes[n].next_sibling;
 	}
-	fputs("],\n\"weights\":[", out);
-	nstacks = 0;
-	n = nodes[0].first_child;
-	while (n != PP_NONE) {
-		if (nodes[n].self > 0) {
-			fprintf(out, "%s%lld",
-			        nstacks == 0 ? "\n"
-			                     : (nstacks % 16 ? "," : ",\n"),
-			        (long long)nodes[n].self);
-			nstacks++;
-		}
-		if (nodes[n].first_child != PP_NONE) {
-			n = nodes[n].first_child;
-			continue;
-		}
-		while (n != 0 && nodes[n].next_sibling == PP_NONE)
-			n = nodes[n].parent;
-		n = n == 0 ? PP_NONE : nodes[n].next_sibling;
-	}
-	fputs("]}],\n\"name\":", out);
-	{
-		char name[512];
-
-		snprintf(name, sizeof(name), "%s %s",
-		         p->nmappings && p->mappings[0].file
-		                 ? pp_path_base(pp_profile_str(
-		                           p, p->mappings[0].file))
-		                 : "profile",
-		         r->sample_type);
-		pp_report__put_json(out, name);
-	}
+	pp_report__out_flush(o);
+	fputs("],\n\"name\":", out);
+	snprintf(name, sizeof(name), "%s %s",
+	         p->nmappings && p->mappings[0].file
+	                 ? pp_path_base(pp_profile_str(p, p->mappings[0].file))
+	                 : "profile",
+	         r->sample_type);
+	pp_report__put_json(out, name);
 	fputs(",\"activeProfileIndex\":0,\"exporter\":\"pprof-"
 	      "c " PPROF_C_VERSION "\"}\n",
 	      out);
-	if (ferror(out))
+	if (o->failed || ferror(out))
 		err = pp_error(r->ctx, PP_EIO, "write error");
 done:
+	pp_free(r->ctx, o);
 	pp_free(r->ctx, frame_of);
 	pp_free(r->ctx, order);
 	pp_free(r->ctx, path);

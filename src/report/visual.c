@@ -554,7 +554,7 @@ int pp_report__visual_graph(struct pp_report *r)
 	struct pp_report__cache_key key = pp_report__cache_key(r, true);
 	struct pp_graph_opts go = {0};
 	struct pp_graph *g;
-	int64_t flat_total = 0, node_cutoff, edge_cutoff;
+	int64_t node_cutoff, edge_cutoff;
 	int nodecount = r->opts.nodecount;
 	double nodefraction = r->opts.nodefraction;
 	double edgefraction = r->opts.edgefraction;
@@ -586,25 +586,14 @@ int pp_report__visual_graph(struct pp_report *r)
 	g = r->graph;
 	if ((err = rebuild(r, NULL)) < 0)
 		return err;
-	for (uint32_t n = 0; n < g->nnodes; n++)
-		flat_total += g->nodes[n].flat;
-	node_cutoff = abs64((int64_t)((double)flat_total * nodefraction));
-	edge_cutoff = abs64((int64_t)((double)flat_total * edgefraction));
+	pp_report__cutoffs(r, nodefraction, edgefraction, &node_cutoff,
+	                   &edge_cutoff);
 	r->dropped_nodes = 0;
 	r->dropped_edges = 0;
 
 	if (node_cutoff > 0) {
-		uint32_t nkept = 0;
+		uint32_t nkept = pp_report__keep_over(r, node_cutoff);
 
-		memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
-		for (uint32_t i = 0; i < r->norder; i++) {
-			uint32_t n = r->order[i];
-
-			if (abs64(g->nodes[n].cum) >= node_cutoff) {
-				r->kept[n] = true;
-				nkept++;
-			}
-		}
 		if (nkept != r->norder) {
 			r->dropped_nodes = r->norder - nkept;
 			if ((err = rebuild(r, r->kept)) < 0)

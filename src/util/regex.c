@@ -71,6 +71,25 @@ bool pp_regex_match(const struct pp_regex *re, const char *s, size_t len)
 	       0;
 }
 
+bool pp_regex_group(const struct pp_regex *re, const char *s, size_t len,
+                    unsigned group, size_t *start, size_t *end)
+{
+	PCRE2_SIZE *ov;
+	int rc = pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0, re->md, NULL);
+
+	if (rc < 0)
+		return false;
+	ov = pcre2_get_ovector_pointer(re->md);
+	if (group >= pcre2_get_ovector_count(re->md) || (unsigned)rc <= group ||
+	    ov[2 * group] == PCRE2_UNSET) {
+		*start = *end = len;
+		return true;
+	}
+	*start = ov[2 * group];
+	*end = ov[2 * group + 1];
+	return true;
+}
+
 bool pp_regex_matchz(const struct pp_regex *re, const char *s)
 {
 	return pp_regex_match(re, s, strlen(s));

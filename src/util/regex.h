@@ -29,6 +29,14 @@ void pp_regex_free(struct pp_regex *re);
 /* True if re matches somewhere in s[0..len). */
 bool pp_regex_match(const struct pp_regex *re, const char *s, size_t len);
 
+/*
+ * Like pp_regex_match, and on a match also where capture group `group`
+ * (1 for the first) matched: s[*start, *end). A group that took no part
+ * in the match gives *start == *end == len.
+ */
+bool pp_regex_group(const struct pp_regex *re, const char *s, size_t len,
+                    unsigned group, size_t *start, size_t *end);
+
 /* pp_regex_match on a NUL-terminated string. */
 bool pp_regex_matchz(const struct pp_regex *re, const char *s);
 

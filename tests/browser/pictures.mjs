@@ -1,19 +1,24 @@
 // Real-browser checks of pprof-c's pictures in Debian's headless Chromium,
 // driven over the DevTools protocol by playwright-core:
 //
-//   node tests/browser/pictures.mjs FLAME.svg GRAPH.svg ARTIFACT_DIR
+//   node tests/browser/pictures.mjs FLAME.svg GRAPH.svg ARTIFACT_DIR SPEEDSCOPE_APP
 //
 // Flame graph: frames render with real sizes, a click zooms into a frame
 // (it widens to the full width, frames outside it hide), Reset Zoom restores,
 // Search (a prompt() answered here) highlights matching frames and shows
 // their share. Call graph: nodes and edges render, the mouse wheel zooms and
-// a drag pans the viewport. Screenshots go to ARTIFACT_DIR. Prints one line
+// a drag pans the viewport. speedscope: ARTIFACT_DIR's *.speedscope.json
+// files (run.sh) load in speedscope's own app (SPEEDSCOPE_APP, its
+// index.html) with the expected profiles, and a file with one negative
+// weight is refused, as speedscope refuses it (the control that shows the
+// check can fail). Screenshots go to ARTIFACT_DIR. Prints one line
 // per check and "browser: N passed, N failed"; exit status 1 on a failure.
 import { chromium } from "playwright-core";
+import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [flamePath, graphPath, artifacts] = process.argv.slice(2);
+const [flamePath, graphPath, artifacts, speedscopeApp] = process.argv.slice(2);
 let passed = 0, failed = 0;
 function check(ok, what, detail) {
   if (ok) { passed++; console.log("ok " + what); }
@@ -100,6 +105,51 @@ try {
   check(box2.x < box1.x - 100 && box2.y < box1.y - 50, "svg: drag pans", JSON.stringify({ box1, box2 }));
   await page.screenshot({ path: path.join(artifacts, "graph-zoomed.png") });
   check(errors.length === 0, "svg: no script errors", errors.join("; "));
+
+  // ---- speedscope ----
+  // The app's own way to open a local file (its command-line tool's):
+  // index.html#localProfilePath=F.js, F.js handing the file over in base64.
+  const speedscope = async (json) => {
+    const js = json + ".js";
+    fs.writeFileSync(js, `speedscope.loadFileFromBase64(${JSON.stringify(path.basename(json))}, ` +
+      `${JSON.stringify(fs.readFileSync(json).toString("base64"))})`);
+    const logs = [];
+    const onConsole = (m) => logs.push(m.text());
+    page.on("console", onConsole);
+    await page.goto("about:blank");
+    await page.goto(pathToFileURL(speedscopeApp).href + "#localProfilePath=" + js);
+    // Loaded when the title names the file's profile, or failed.
+    await page.waitForFunction(() => document.title !== "speedscope" ||
+                                     /Something went wrong/.test(document.body.innerText),
+                               null, { timeout: 20000 }).catch(() => {});
+    await page.waitForTimeout(200);
+    page.off("console", onConsole);
+    return { title: await page.title(), text: await page.evaluate(() => document.body.innerText),
+             logs: logs.filter((l) => /Failed|Error/.test(l)).join(" | ") };
+  };
+  // The profile's name in the toolbar, "NAME (I/N)" when there are several.
+  const toolbar = (text) => (text.match(/^(cpu.*)$/m) || [])[1];
+  let ss = await speedscope(path.join(artifacts, "cpu.speedscope.json"));
+  check(ss.title === "goprog cpu - speedscope" && toolbar(ss.text) === "cpu" && !ss.logs,
+        "speedscope: a profile loads in speedscope's app", JSON.stringify({ title: ss.title, bar: toolbar(ss.text), logs: ss.logs }));
+  await page.screenshot({ path: path.join(artifacts, "speedscope.png") });
+  ss = await speedscope(path.join(artifacts, "diff.speedscope.json"));
+  check(toolbar(ss.text) === "cpu (1/2)" && !ss.logs, "speedscope: -diff_base loads, the new profile first",
+        JSON.stringify({ bar: toolbar(ss.text), logs: ss.logs }));
+  await page.keyboard.press("n"); // speedscope's key for the next profile
+  await page.waitForTimeout(300);
+  const next = toolbar(await page.evaluate(() => document.body.innerText));
+  check(next === "cpu (base) (2/2)", "speedscope: -diff_base's second profile is the base", next);
+  await page.screenshot({ path: path.join(artifacts, "speedscope-base.png") });
+  ss = await speedscope(path.join(artifacts, "base.speedscope.json"));
+  check(toolbar(ss.text) === "cpu (1/2)" && !ss.logs, "speedscope: -base loads, negative stacks apart",
+        JSON.stringify({ bar: toolbar(ss.text), logs: ss.logs }));
+  const neg = JSON.parse(fs.readFileSync(path.join(artifacts, "base.speedscope.json")));
+  neg.profiles[0].weights[0] = -1;
+  fs.writeFileSync(path.join(artifacts, "negative.speedscope.json"), JSON.stringify(neg));
+  ss = await speedscope(path.join(artifacts, "negative.speedscope.json"));
+  check(/Something went wrong/.test(ss.text) && /positive weights/.test(ss.logs),
+        "speedscope: a negative weight is refused (control)", JSON.stringify({ text: ss.text.slice(0, 80), logs: ss.logs.slice(0, 120) }));
 } catch (e) {
   check(false, "browser run", String(e));
 } finally {

@@ -45,6 +45,29 @@ if python3 "$SRCDIR/tests/cli/speedscope_check.py" "$TMP/out" 2330000000 >"$TMP/
 run speedscope -lines -sample_index=alloc_objects "$HEAP"
 if python3 "$SRCDIR/tests/cli/speedscope_check.py" "$TMP/out" >"$TMP/why"; then ok; else bad "$(cat "$TMP/why")"; fi
 
+# speedscope refuses a file with one negative weight: with -diff_base the
+# new profile and the base are written as two profiles (each equal, stack
+# for stack, to the speedscope file of that profile alone), with -base the
+# positive stacks and the negative ones as absolute values.
+stacks() { # FILE INDEX: the profile's stacks as "frame;frame weight", sorted
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); f = d["shared"]["frames"]; p = d["profiles"][int(sys.argv[2])]
+print("\n".join(sorted(";".join(f[i]["name"] for i in s) + " %d" % w for s, w in zip(p["samples"], p["weights"]))))' "$1" "$2"
+}
+BEFORE="$SRCDIR/testdata/go/cpu_before.pb.gz"
+AFTER="$SRCDIR/testdata/go/cpu_after.pb.gz"
+run speedscope -diff_base="$BEFORE" "$AFTER"
+expect_status 0 "speedscope -diff_base"
+if python3 "$SRCDIR/tests/cli/speedscope_check.py" "$TMP/out" "cpu=630000000" "cpu (base)=2920000000" >"$TMP/why"; then ok; else bad "speedscope -diff_base: $(cat "$TMP/why")"; fi
+cp "$TMP/out" "$TMP/diff.json"
+run speedscope "$AFTER"
+if [ "$(stacks "$TMP/diff.json" 0)" = "$(stacks "$TMP/out" 0)" ] && [ -n "$(stacks "$TMP/out" 0)" ]; then ok; else bad "speedscope -diff_base: the new profile is not cpu_after's"; fi
+run speedscope "$BEFORE"
+if [ "$(stacks "$TMP/diff.json" 1)" = "$(stacks "$TMP/out" 0)" ]; then ok; else bad "speedscope -diff_base: the base profile is not cpu_before's"; fi
+run speedscope -base="$BEFORE" "$AFTER"
+expect_status 0 "speedscope -base"
+if python3 "$SRCDIR/tests/cli/speedscope_check.py" "$TMP/out" "cpu=530000000" "cpu (negative)=2820000000" >"$TMP/why"; then ok; else bad "speedscope -base: $(cat "$TMP/why")"; fi
+
 # -diff_base: a differential flame graph, red frames grew, blue shrank.
 run flame -diff_base="$SRCDIR/testdata/go/cpu_before.pb.gz" "$SRCDIR/testdata/go/cpu_after.pb.gz"
 expect_status 0 "flame -diff_base"

@@ -34,6 +34,46 @@ static void test_regex__search_not_anchored(void **state)
 	pp_regex_free(re);
 }
 
+/* Capture groups: pprof's C++ rule keeps the class and method, template
+ * arguments included (greedy to the last '>'); an optional group that
+ * took no part gives an empty span at the end. */
+static void test_regex__group(void **state)
+{
+	static const char cpp[] = "^(?:[_a-zA-Z]\\w*::)+(_*[A-Z]\\w*::~?"
+	                          "[_a-zA-Z]\\w*(?:<.*>)?)";
+	static const char name[] = "outer::Inner::method<int, less<int> >(int)";
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_regex *re = NULL;
+	size_t a = 99, b = 99;
+
+	(void)state;
+	assert_int_equal(pp_regex_compile(&ctx, "t", cpp, &re), 0);
+	assert_true(pp_regex_group(re, name, strlen(name), 1, &a, &b));
+	assert_int_equal(a, 7);
+	assert_int_equal(b, 37);
+	assert_memory_equal(name + a, "Inner::method<int, less<int> >", b - a);
+	/* Group 0 is the whole match. */
+	assert_true(pp_regex_group(re, name, strlen(name), 0, &a, &b));
+	assert_int_equal(a, 0);
+	assert_int_equal(b, 37);
+	/* Backtracking: the last Class::member that fits. */
+	assert_true(pp_regex_group(re, "a::b::C::~C()", 13, 1, &a, &b));
+	assert_int_equal(a, 6);
+	assert_int_equal(b, 11);
+	assert_false(
+	        pp_regex_group(re, "std::vector::push_back", 22, 1, &a, &b));
+	pp_regex_free(re);
+	assert_int_equal(pp_regex_compile(&ctx, "t", "^a(x)?b", &re), 0);
+	assert_true(pp_regex_group(re, "abc", 3, 1, &a, &b));
+	assert_int_equal(a, 3);
+	assert_int_equal(b, 3);
+	/* A group the pattern does not have. */
+	assert_true(pp_regex_group(re, "abc", 3, 5, &a, &b));
+	assert_int_equal(a, 3);
+	assert_int_equal(b, 3);
+	pp_regex_free(re);
+}
+
 static void test_regex__utf8_and_invalid_bytes(void **state)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
@@ -123,6 +163,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_regex__search_not_anchored),
+	        cmocka_unit_test(test_regex__group),
 	        cmocka_unit_test(test_regex__utf8_and_invalid_bytes),
 	        cmocka_unit_test(test_regex__syntax_error),
 	        cmocka_unit_test(test_regex__trim_path),
