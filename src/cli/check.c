@@ -6,11 +6,10 @@ int pp_cli_check(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 {
 	struct pp_report_opts opts = cfg->report;
 	struct pp_profile *old = NULL, *now = NULL;
-	const char *base = cfg->diff_base;
 	int err;
 
 	*nbroken = 0;
-	if (!base)
+	if (cfg->diff_base.n == 0)
 		return pp_error(ctx, PP_EUSAGE,
 		                "check needs -diff_base OLD, the profile to "
 		                "compare with");
@@ -20,7 +19,8 @@ int pp_cli_check(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 		                "-max_share rule");
 	opts.sample_index = cfg->sample_index;
 	opts.unit = cfg->unit;
-	if ((err = pp_cli_load(ctx, cfg, &base, 1, &old)) < 0 ||
+	/* Several -diff_base profiles are merged into the old one. */
+	if ((err = pp_cli_load_base(ctx, cfg, sources, nsources, &old)) < 0 ||
 	    (err = pp_cli_load(ctx, cfg, sources, nsources, &now)) < 0)
 		goto done;
 	err = pp_report_check(ctx, old, now, &opts, cfg->rules, cfg->nrules,

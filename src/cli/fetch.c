@@ -11,9 +11,12 @@
 int pp_cli_fetch_init(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                       const char *const *sources, size_t nsources)
 {
-	bool any = (cfg->base && pp_fetch_is_url(cfg->base)) ||
-	           (cfg->diff_base && pp_fetch_is_url(cfg->diff_base));
+	bool any = false;
 
+	for (size_t i = 0; i < cfg->base.n && !any; i++)
+		any = pp_fetch_is_url(cfg->base.v[i]);
+	for (size_t i = 0; i < cfg->diff_base.n && !any; i++)
+		any = pp_fetch_is_url(cfg->diff_base.v[i]);
 	for (size_t i = 0; i < nsources && !any; i++)
 		any = pp_fetch_is_url(sources[i]);
 	return any ? pp_fetch_global_init(ctx) : 0;

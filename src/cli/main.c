@@ -134,7 +134,8 @@ int main(int argc, char **argv)
 	args.config.merge_one = args.command && args.command->merged;
 	if ((rc = pp_cli_load(&ctx, &args.config, args.sources, args.nsources,
 	                      &prof)) < 0 ||
-	    (rc = pp_cli_prepare(&ctx, &args.config, prof, &prepared)) < 0) {
+	    (rc = pp_cli_prepare(&ctx, &args.config, args.sources,
+	                         args.nsources, prof, &prepared)) < 0) {
 		fprintf(stderr, "pprof-c: %s\n",
 		        ctx.message[0] ? ctx.message : pp_strerror(rc));
 		status = rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;

@@ -47,24 +47,25 @@ static int symbolize(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	return pp_symbolize(ctx, p, &so);
 }
 
-int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
-                const char *const *sources, size_t nsources,
-                struct pp_profile **out)
+/* The leading executable of sources, as pprof takes it: an ELF file
+ * first of several arguments (`pprof-c top ./server cpu.prof`). */
+static const char *leading_executable(const char *const *sources,
+                                      size_t nsources)
+{
+	return nsources > 1 && is_elf_file(sources[0]) ? sources[0] : NULL;
+}
+
+/* Read every source, merge them, symbolize with executable (may be NULL)
+ * and drop the profile's uninteresting frames. */
+static int load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                const char *executable, const char *const *sources,
+                size_t nsources, struct pp_profile **out)
 {
 	struct pp_profile **profs;
-	const char *executable = NULL;
 	bool remote = false;
 	int err = 0;
 
 	*out = NULL;
-	if (nsources == 0)
-		return pp_error(ctx, PP_EUSAGE, "no profile given");
-	/* `pprof-c top ./server cpu.prof`: a leading binary, as in pprof. */
-	if (nsources > 1 && is_elf_file(sources[0])) {
-		executable = sources[0];
-		sources++;
-		nsources--;
-	}
 	profs = pp_calloc(ctx, nsources, sizeof(*profs));
 	if (!profs)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
@@ -95,33 +96,70 @@ done:
 	return err;
 }
 
-int pp_cli_prepare(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
-                   const struct pp_profile *in, struct pp_profile **out)
+int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                const char *const *sources, size_t nsources,
+                struct pp_profile **out)
 {
-	const char *base_path = cfg->diff_base ? cfg->diff_base : cfg->base;
-	struct pp_profile *base = NULL, *combined = NULL;
-	int err = 0;
+	const char *executable = leading_executable(sources, nsources);
 
 	*out = NULL;
-	if (cfg->base && cfg->diff_base)
+	if (nsources == 0)
+		return pp_error(ctx, PP_EUSAGE, "no profile given");
+	if (executable) {
+		sources++;
+		nsources--;
+	}
+	return load(ctx, cfg, executable, sources, nsources, out);
+}
+
+int pp_cli_load_base(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                     const char *const *sources, size_t nsources,
+                     struct pp_profile **out)
+{
+	const struct pp_strlist *bases =
+	        cfg->diff_base.n ? &cfg->diff_base : &cfg->base;
+
+	*out = NULL;
+	if (cfg->base.n && cfg->diff_base.n)
 		return pp_error(ctx, PP_EUSAGE,
 		                "-base and -diff_base flags cannot both be "
 		                "specified");
-	if (base_path) {
-		const char *names[2] = {"the profile", base_path};
+	if (bases->n == 0)
+		return 0;
+	/* As pprof's fetchProfiles: the bases are merged into one, read
+	 * with the profiles' executable. */
+	return load(ctx, cfg, leading_executable(sources, nsources),
+	            (const char *const *)bases->v, bases->n, out);
+}
 
-		/* Read, symbolized and pruned as the profiles themselves. */
-		if ((err = pp_cli_load(ctx, cfg, &base_path, 1, &base)) < 0 ||
-		    (err = pp_profile_apply_base(
-		             ctx, in, base, cfg->diff_base != NULL,
-		             cfg->normalize, names, &combined)) < 0)
-			goto done;
+int pp_cli_prepare(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                   const char *const *sources, size_t nsources,
+                   const struct pp_profile *in, struct pp_profile **out)
+{
+	const struct pp_strlist *bases =
+	        cfg->diff_base.n ? &cfg->diff_base : &cfg->base;
+	struct pp_profile *base = NULL, *combined = NULL;
+	int err;
+
+	*out = NULL;
+	if ((err = pp_cli_load_base(ctx, cfg, sources, nsources, &base)) < 0)
+		return err;
+	if (!base) {
+		if (cfg->normalize)
+			return pp_error(ctx, PP_EUSAGE,
+			                "must have base profile to normalize "
+			                "by");
+		return 0;
 	}
-	*out = combined;
-	combined = NULL;
-done:
+	{
+		/* The merged base has its first file's sample types. */
+		const char *names[2] = {"the profile", bases->v[0]};
+
+		err = pp_profile_apply_base(ctx, in, base, cfg->diff_base.n > 0,
+		                            cfg->normalize, names, &combined);
+	}
 	pp_profile_free(base);
-	pp_profile_free(combined);
+	*out = combined;
 	return err;
 }
 

@@ -21,9 +21,22 @@ int pp_cli_load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                 const char *const *sources, size_t nsources,
                 struct pp_profile **out);
 
-/* Apply the transforms the config asks for. *out may be set to a new
- * profile (the caller frees it) or to NULL meaning "use the input". */
+/*
+ * The base of cfg (-base or -diff_base; several are merged into one, as
+ * pprof merges them), read, symbolized and pruned as pp_cli_load reads
+ * sources, with the executable that leads sources if any. *out is NULL
+ * when cfg has no base. Both -base and -diff_base is PP_EUSAGE.
+ */
+int pp_cli_load_base(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                     const char *const *sources, size_t nsources,
+                     struct pp_profile **out);
+
+/* Apply the transforms the config asks for to in, the profile loaded from
+ * sources: the base (pp_cli_load_base) subtracted. *out may be set to a
+ * new profile (the caller frees it) or to NULL meaning "use the input".
+ * -normalize without a base is PP_EUSAGE, as in pprof. */
 int pp_cli_prepare(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                   const char *const *sources, size_t nsources,
                    const struct pp_profile *in, struct pp_profile **out);
 
 /* Run cmd with arg on prof, writing to stdout or cfg->output. */

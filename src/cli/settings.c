@@ -28,108 +28,117 @@ static const struct {
 
 const struct pp_setting pp_settings[] = {
         {"sample_index", PP_SET_STRING, OFF(sample_index), 0, "NAME|N",
-         "sample value to report (type name or 0-based index)"},
+         "sample value to report (type name or 0-based index)", false},
         {"mean", PP_SET_BOOL, OFF(report.mean), 0, NULL,
-         "average sample value over the first value (count)"},
+         "average sample value over the first value (count)", false},
         {"granularity", PP_SET_GRANULARITY, OFF(report.granularity), 0, "G",
-         "functions, filefunctions, files, lines or addresses"},
+         "functions, filefunctions, files, lines or addresses", false},
         {"functions", PP_SET_ALIAS_GRANULARITY, OFF(report.granularity),
-         PP_GRAN_FUNCTIONS, NULL, "granularity=functions (the default)"},
+         PP_GRAN_FUNCTIONS, NULL, "granularity=functions (the default)", false},
         {"filefunctions", PP_SET_ALIAS_GRANULARITY, OFF(report.granularity),
-         PP_GRAN_FILEFUNCTIONS, NULL, "granularity=filefunctions"},
+         PP_GRAN_FILEFUNCTIONS, NULL, "granularity=filefunctions", false},
         {"files", PP_SET_ALIAS_GRANULARITY, OFF(report.granularity),
-         PP_GRAN_FILES, NULL, "granularity=files"},
+         PP_GRAN_FILES, NULL, "granularity=files", false},
         {"lines", PP_SET_ALIAS_GRANULARITY, OFF(report.granularity),
-         PP_GRAN_LINES, NULL, "granularity=lines"},
+         PP_GRAN_LINES, NULL, "granularity=lines", false},
         {"addresses", PP_SET_ALIAS_GRANULARITY, OFF(report.granularity),
-         PP_GRAN_ADDRESSES, NULL, "granularity=addresses"},
+         PP_GRAN_ADDRESSES, NULL, "granularity=addresses", false},
         {"noinlines", PP_SET_BOOL, OFF(report.noinlines), 0, NULL,
-         "attribute inlined calls to their callers"},
+         "attribute inlined calls to their callers", false},
         {"cum", PP_SET_SORT, OFF(report.cum_sort), 1, NULL,
-         "sort by cumulative value"},
+         "sort by cumulative value", false},
         {"flat", PP_SET_SORT, OFF(report.cum_sort), 0, NULL,
-         "sort by flat value (the default)"},
+         "sort by flat value (the default)", false},
         {"nodecount", PP_SET_INT, OFF(report.nodecount), 0, "N",
-         "show at most N nodes (top: all; graphs: 80)"},
+         "show at most N nodes (top: all; graphs: 80)", false},
         {"nodefraction", PP_SET_FLOAT, OFF(report.nodefraction), 0, "F",
-         "hide nodes below F of the total (0.005)"},
+         "hide nodes below F of the total (0.005)", false},
         {"edgefraction", PP_SET_FLOAT, OFF(report.edgefraction), 0, "F",
-         "hide edges below F of the total (0.001)"},
+         "hide edges below F of the total (0.001)", false},
         {"trim", PP_SET_BOOL, OFF(report.trim), 0, NULL,
-         "honour nodecount/nodefraction/edgefraction (true)"},
+         "honour nodecount/nodefraction/edgefraction (true)", false},
         {"unit", PP_SET_STRING, OFF(unit), 0, "UNIT",
-         "print values in UNIT (minimum, auto, ns, ms, s, B, kB, MB, ...)"},
+         "print values in UNIT (minimum, auto, ns, ms, s, B, kB, MB, ...)",
+         false},
         {"divide_by", PP_SET_FLOAT, OFF(report.divide_by), 0, "X",
-         "divide every value by X"},
+         "divide every value by X", false},
         {"compact_labels", PP_SET_BOOL, OFF(report.compact_labels), 0, NULL,
-         "leave the profile's header lines out"},
+         "leave the profile's header lines out", false},
         {"drop_negative", PP_SET_BOOL, OFF(report.drop_negative), 0, NULL,
-         "leave out nodes with negative values"},
+         "leave out nodes with negative values", false},
         {"inverted", PP_SET_BOOL, OFF(report.inverted), 0, NULL,
-         "flame: draw an icicle graph, the root on top"},
+         "flame: draw an icicle graph, the root on top", false},
         {"source_path", PP_SET_STRING, OFF(source_path), 0, "DIRS",
-         "list: look for source files under DIRS (':'-separated; cwd)"},
+         "list: look for source files under DIRS (':'-separated; cwd)", false},
         {"trim_path", PP_SET_STRING, OFF(trim_path), 0, "PREFIXES",
-         "list: cut PREFIXES (':'-separated) off source file names"},
+         "list: cut PREFIXES (':'-separated) off source file names", false},
         {"focus", PP_SET_STRING, OFF(focus), 0, "REGEX",
-         "only samples with a frame matching REGEX (function or file)"},
+         "only samples with a frame matching REGEX (function or file)", false},
         {"ignore", PP_SET_STRING, OFF(ignore), 0, "REGEX",
-         "leave out samples with a frame matching REGEX"},
+         "leave out samples with a frame matching REGEX", false},
         {"hide", PP_SET_STRING, OFF(hide), 0, "REGEX",
-         "leave out the frames matching REGEX"},
+         "leave out the frames matching REGEX", false},
         {"show", PP_SET_STRING, OFF(show), 0, "REGEX",
-         "keep only the frames matching REGEX"},
+         "keep only the frames matching REGEX", false},
         {"show_from", PP_SET_STRING, OFF(show_from), 0, "REGEX",
-         "drop the callers of the outermost frame matching REGEX"},
+         "drop the callers of the outermost frame matching REGEX", false},
         {"prune_from", PP_SET_STRING, OFF(prune_from), 0, "REGEX",
-         "drop the callees of the frames matching REGEX"},
+         "drop the callees of the frames matching REGEX", false},
         {"tagfocus", PP_SET_STRING, OFF(tagfocus), 0, "FILTER",
-         "only samples with matching labels (REGEX, KEY=REGEX, 1mb:, ...)"},
+         "only samples with matching labels (REGEX, KEY=REGEX, 1mb:, ...)",
+         false},
         {"tagignore", PP_SET_STRING, OFF(tagignore), 0, "FILTER",
-         "leave out samples with matching labels"},
+         "leave out samples with matching labels", false},
         {"tagshow", PP_SET_STRING, OFF(tagshow), 0, "REGEX",
-         "keep only the label keys matching REGEX"},
+         "keep only the label keys matching REGEX", false},
         {"taghide", PP_SET_STRING, OFF(taghide), 0, "REGEX",
-         "leave out the label keys matching REGEX"},
+         "leave out the label keys matching REGEX", false},
         {"relative_percentages", PP_SET_BOOL, OFF(relative_percentages), 0,
-         NULL, "percentages of the filtered total, not of all samples"},
-        {"base", PP_SET_STRING, OFF(base), 0, "FILE",
-         "subtract the profile FILE (values become profile - base)"},
-        {"diff_base", PP_SET_STRING, OFF(diff_base), 0, "FILE",
-         "show the difference to FILE, percentages of FILE's total"},
+         NULL, "percentages of the filtered total, not of all samples", false},
+        {"base", PP_SET_STRING_LIST, OFF(base), 0, "FILE",
+         "subtract the profile FILE (values become profile - base); "
+         "repeatable: the bases are merged",
+         true},
+        {"diff_base", PP_SET_STRING_LIST, OFF(diff_base), 0, "FILE",
+         "show the difference to FILE, percentages of FILE's total; "
+         "repeatable",
+         true},
         {"normalize", PP_SET_BOOL, OFF(normalize), 0, NULL,
-         "with -base/-diff_base: scale the profile to the base's total"},
+         "with -base/-diff_base: scale the profile to the base's total", true},
         {"output", PP_SET_STRING, OFF(output), 0, "FILE",
-         "write the report to FILE (atomically) instead of stdout"},
+         "write the report to FILE (atomically) instead of stdout", false},
         {"symbolize", PP_SET_STRING, OFF(symbolize), 0, "MODE",
          "none, local (default), force, demangle=none|templates|full; "
-         "':'-joined"},
+         "':'-joined",
+         true},
         {"max_growth", PP_SET_CHECK_RULE, OFF(rules), 1, "REGEX=POINTS",
          "check: fail when a matching function's cum share grows by more "
-         "than POINTS (repeatable)"},
+         "than POINTS (repeatable)",
+         false},
         {"max_share", PP_SET_CHECK_RULE, OFF(rules), 0, "REGEX=PCT",
          "check: fail when a matching function's cum share exceeds PCT "
-         "(repeatable)"},
+         "(repeatable)",
+         false},
         {"seconds", PP_SET_INT, OFF(seconds), 0, "N",
-         "URLs: collect the profile for N seconds (sets ?seconds=N)"},
+         "URLs: collect the profile for N seconds (sets ?seconds=N)", true},
         {"timeout", PP_SET_INT, OFF(timeout), 0, "N",
-         "URLs: give up after N+5 seconds (1.5 x seconds, or 60)"},
+         "URLs: give up after N+5 seconds (1.5 x seconds, or 60)", true},
         {"max-size", PP_SET_SIZE, OFF(max_size), 0, "BYTES",
-         "refuse profiles larger than BYTES decompressed (4G); k/M/G ok"},
+         "refuse profiles larger than BYTES decompressed (4G); k/M/G ok", true},
         {"total_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 0, NULL,
-         "sample_index=delay (pprof's legacy flag)"},
+         "sample_index=delay (pprof's legacy flag)", false},
         {"mean_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 1, NULL,
-         "sample_index=delay with -mean"},
+         "sample_index=delay with -mean", false},
         {"contentions", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 2, NULL,
-         "sample_index=contentions"},
+         "sample_index=contentions", false},
         {"inuse_space", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 3, NULL,
-         "sample_index=inuse_space"},
+         "sample_index=inuse_space", false},
         {"inuse_objects", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 4,
-         NULL, "sample_index=inuse_objects"},
+         NULL, "sample_index=inuse_objects", false},
         {"alloc_space", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 5, NULL,
-         "sample_index=alloc_space"},
+         "sample_index=alloc_space", false},
         {"alloc_objects", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 6,
-         NULL, "sample_index=alloc_objects"},
+         NULL, "sample_index=alloc_objects", false},
 };
 
 const size_t pp_nsettings = sizeof(pp_settings) / sizeof(pp_settings[0]);
@@ -140,6 +149,28 @@ void pp_cli_config_init(struct pp_cli_config *c)
 
 	memset(c, 0, sizeof(*c));
 	c->report = defaults;
+}
+
+static void strlist_release(struct pp_strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static int strlist_add(struct pp_strlist *l, const char *v)
+{
+	char **grown = realloc(l->v, (l->n + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -1;
+	l->v = grown;
+	if (!(l->v[l->n] = strdup(v)))
+		return -1;
+	l->n++;
+	return 0;
 }
 
 void pp_cli_config_release(struct pp_cli_config *c)
@@ -166,11 +197,11 @@ void pp_cli_config_release(struct pp_cli_config *c)
 	free(c->tagignore);
 	free(c->tagshow);
 	free(c->taghide);
-	free(c->base);
-	free(c->diff_base);
+	strlist_release(&c->base);
+	strlist_release(&c->diff_base);
 	c->focus = c->ignore = c->hide = c->show = c->show_from = NULL;
 	c->prune_from = c->tagfocus = c->tagignore = c->tagshow = NULL;
-	c->taghide = c->base = c->diff_base = NULL;
+	c->taghide = NULL;
 	c->sample_index = c->unit = c->output = NULL;
 }
 
@@ -182,22 +213,48 @@ int pp_cli_config_copy(struct pp_cli_config *dst,
 	*dst = *src;
 	/* Unshare first, so that a failure half way leaves nothing that
 	 * release would free twice. */
-	for (size_t i = 0; i < pp_nsettings; i++)
-		if (pp_settings[i].kind == PP_SET_STRING)
-			*(char **)((char *)dst + pp_settings[i].offset) = NULL;
+	dst->rules = NULL;
+	dst->nrules = 0;
 	for (size_t i = 0; i < pp_nsettings; i++) {
-		const struct pp_setting *s = &pp_settings[i];
-		const char *v;
-		char **slot;
+		char *field = (char *)dst + pp_settings[i].offset;
 
-		if (s->kind != PP_SET_STRING)
-			continue;
-		v = *(char *const *)((const char *)src + s->offset);
-		slot = (char **)((char *)dst + s->offset);
-		if (!v || *slot)
-			continue;
-		if (!(*slot = strdup(v)))
+		if (pp_settings[i].kind == PP_SET_STRING)
+			*(char **)field = NULL;
+		else if (pp_settings[i].kind == PP_SET_STRING_LIST)
+			memset(field, 0, sizeof(struct pp_strlist));
+	}
+	for (size_t i = 0; i < pp_nsettings && err == 0; i++) {
+		const struct pp_setting *s = &pp_settings[i];
+		const char *from = (const char *)src + s->offset;
+		char *to = (char *)dst + s->offset;
+
+		if (s->kind == PP_SET_STRING) {
+			const char *v = *(char *const *)from;
+
+			if (v && !*(char **)to && !(*(char **)to = strdup(v)))
+				err = -1;
+		} else if (s->kind == PP_SET_STRING_LIST) {
+			const struct pp_strlist *l =
+			        (const struct pp_strlist *)from;
+			struct pp_strlist *copy = (struct pp_strlist *)to;
+
+			if (copy->n)
+				continue; /* a list two settings share */
+			for (size_t k = 0; k < l->n && err == 0; k++)
+				err = strlist_add(copy, l->v[k]);
+		}
+	}
+	if (err == 0 && src->nrules) {
+		dst->rules = calloc(src->nrules, sizeof(*dst->rules));
+		if (!dst->rules)
 			err = -1;
+		for (size_t i = 0; err == 0 && i < src->nrules; i++) {
+			dst->rules[i] = src->rules[i];
+			if (!(dst->rules[i].regex =
+			              strdup(src->rules[i].regex)))
+				err = -1;
+			dst->nrules = i + 1;
+		}
 	}
 	if (err < 0)
 		pp_cli_config_release(dst);
@@ -224,6 +281,39 @@ void pp_setting_format(const struct pp_setting *s,
 		const char *v = *(char *const *)field;
 
 		snprintf(buf, size, "%s", v ? v : "");
+		return;
+	}
+	case PP_SET_STRING_LIST: {
+		const struct pp_strlist *l = (const struct pp_strlist *)field;
+		size_t used = 0;
+
+		buf[0] = '\0';
+		for (size_t i = 0; i < l->n && used < size; i++) {
+			int n = snprintf(buf + used, size - used, "%s%s",
+			                 i ? " " : "", l->v[i]);
+
+			if (n < 0)
+				break;
+			used += (size_t)n;
+		}
+		return;
+	}
+	case PP_SET_CHECK_RULE: {
+		size_t used = 0;
+
+		buf[0] = '\0';
+		for (size_t i = 0; i < c->nrules && used < size; i++) {
+			int n;
+
+			if (c->rules[i].growth != (s->alias_value != 0))
+				continue;
+			n = snprintf(buf + used, size - used, "%s%s=%g",
+			             used ? " " : "", c->rules[i].regex,
+			             c->rules[i].limit);
+			if (n < 0)
+				break;
+			used += (size_t)n;
+		}
 		return;
 	}
 	case PP_SET_GRANULARITY:
@@ -407,6 +497,13 @@ int pp_setting_apply(const struct pp_setting *s, struct pp_cli_config *c,
 		if (!value)
 			goto missing;
 		if (set_string((char **)field, value) < 0)
+			goto nomem;
+		return 0;
+	case PP_SET_STRING_LIST:
+		if (!value)
+			goto missing;
+		if (*value &&
+		    strlist_add((struct pp_strlist *)field, value) < 0)
 			goto nomem;
 		return 0;
 	case PP_SET_GRANULARITY:

@@ -14,6 +14,12 @@
 
 #include "pprof/report.h"
 
+/* A repeatable string setting's values (owned copies), in order. */
+struct pp_strlist {
+	char **v;
+	size_t n;
+};
+
 struct pp_cli_config {
 	struct pp_report_opts report;
 	char *sample_index; /* owned copies; NULL = unset */
@@ -29,8 +35,9 @@ struct pp_cli_config {
 	char *focus, *ignore, *hide, *show, *show_from, *prune_from;
 	char *tagfocus, *tagignore, *tagshow, *taghide;
 	bool relative_percentages; /* false: % of the unfiltered total */
-	/* -base / -diff_base: the profile subtracted (owned; NULL = none). */
-	char *base, *diff_base;
+	/* -base / -diff_base: the profiles subtracted, in the order given
+	 * (several are merged into one base, as pprof does). */
+	struct pp_strlist base, diff_base;
 	bool normalize;
 	/* pprof's legacy sample flags given (-alloc_space, ...), one bit each,
 	 * until pp_cli_config_resolve turns them into sample_index. */
@@ -48,6 +55,9 @@ enum pp_setting_kind {
 	PP_SET_INT,
 	PP_SET_FLOAT,
 	PP_SET_STRING,
+	/* Repeatable: each -name=VALUE adds VALUE to a struct pp_strlist (an
+	 * empty VALUE adds nothing, as pprof drops empty list flags). */
+	PP_SET_STRING_LIST,
 	PP_SET_GRANULARITY,
 	PP_SET_SIZE,
 	/* Repeatable REGEX=LIMIT rules of `check`: alias_value 1 for
@@ -68,6 +78,9 @@ struct pp_setting {
 	int alias_value; /* for the alias kinds and PP_SET_SORT */
 	const char *arg; /* "N", "REGEX", ... for help; NULL for booleans */
 	const char *help;
+	/* Read when the profiles are loaded (-base, -symbolize, ...): the
+	 * shell, which has its profile already, refuses to change it. */
+	bool at_load;
 };
 
 extern const struct pp_setting pp_settings[];
@@ -102,16 +115,17 @@ int pp_cli_config_resolve(struct pp_cli_config *c, pp_cli_warn_fn warn,
 
 /*
  * dst = a deep copy of src (release with pp_cli_config_release): every
- * string setting of the table is duplicated. -1 on allocation failure
- * (dst is then released).
+ * string, string list and check rule is duplicated. -1 on allocation
+ * failure (dst is then released).
  */
 int pp_cli_config_copy(struct pp_cli_config *dst,
                        const struct pp_cli_config *src);
 
 /*
  * The current value of s in c as the shell shows it ("true", "80",
- * "0.005", "lines", "" for an unset string); for the alias kinds, "true"
- * if c selects that alias. Truncated to size.
+ * "0.005", "lines", "" for an unset string); a list's values and check
+ * rules separated by spaces; for the alias kinds, "true" if c selects that
+ * alias. Truncated to size.
  */
 void pp_setting_format(const struct pp_setting *s,
                        const struct pp_cli_config *c, char *buf, size_t size);

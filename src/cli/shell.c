@@ -209,6 +209,12 @@ static int apply_setting(struct pp_shell *sh, struct pp_cli_config *c,
 {
 	char msg[256];
 
+	if (s->at_load)
+		return pp_error(sh->ctx, PP_EUSAGE,
+		                "%s cannot be changed in the shell: its "
+		                "profile is read already (give -%s on the "
+		                "command line)",
+		                s->name, s->name);
 	if (s->kind == PP_SET_ALIAS_SAMPLE_INDEX) {
 		free(c->sample_index);
 		c->sample_index = NULL;

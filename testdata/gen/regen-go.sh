@@ -43,6 +43,13 @@ rm -f "$OUT"/*.pb.gz
 "$BUILD/goprog" -out "$OUT" -set before  # cpu_before heap_before
 "$BUILD/goprog" -out "$OUT" -set after   # cpu_after heap_after
 
+# Two profiles merged by go tool pprof itself, the base that pprof's
+# driver makes of two -base/-diff_base files (go tool pprof's flag package
+# keeps only the last of a repeated flag, so the goldens of two bases are
+# made with these; see tests/golden/README.md).
+go tool pprof -proto "$OUT/cpu_before.pb.gz" "$OUT/cpu.pb.gz" >"$OUT/merged_cpu_before_cpu.pb.gz"
+go tool pprof -proto "$OUT/heap_before.pb.gz" "$OUT/heap.pb.gz" >"$OUT/merged_heap_before_heap.pb.gz"
+
 # The httpserver is not run here; just make sure it still builds.
 (cd "$ROOT/testdata/gen/httpserver" && go build -trimpath -o "$BUILD/httpserver" .)
 

@@ -59,6 +59,38 @@ run top -base "$BEFORE" -diff_base "$BEFORE" "$AFTER"
 expect_status 2 "both -base and -diff_base"
 expect_err_line "^pprof-c: -base and -diff_base flags cannot both be specified$" "both bases"
 
+# Several bases are merged into one (goldens: top_diff.cases); each must
+# fit the others and the profile; an empty one is dropped, as in pprof.
+run top -base "$BEFORE" -base "$HEAP" "$AFTER"
+expect_status 2 "second base with other sample types"
+expect_err_line "^pprof-c: .*heap.pb.gz: cannot merge profiles with different period types$" "second base with other sample types"
+expect_no_stdout "second base with other sample types"
+run top -base "$SRCDIR/testdata/go/heap_before.pb.gz" -base "$HEAP" "$CPU"
+expect_status 2 "two bases with other sample types"
+expect_err_line "^pprof-c: .*heap_before.pb.gz: base profile has sample types \[alloc_objects/count alloc_space/bytes inuse_objects/count inuse_space/bytes\], the profile has \[samples/count cpu/nanoseconds\]$" "two bases with other sample types"
+run top -diff_base "$BEFORE" -diff_base "$TMP/missing.pb.gz" "$AFTER"
+expect_status 1 "second base missing"
+expect_err_line "missing.pb.gz: No such file or directory$" "second base missing"
+run top -base "$BEFORE" -base "$BEFORE" -diff_base "$BEFORE" "$AFTER"
+expect_status 2 "two -base and a -diff_base"
+expect_err_line "^pprof-c: -base and -diff_base flags cannot both be specified$" "two -base and a -diff_base"
+# A profile minus the same base twice: the base counts twice, so every
+# value is negated (percentages are of the absolute total, as pprof's).
+run top -nodecount=1 -base "$AFTER" -base "$AFTER" "$AFTER"
+if grep -q "^Showing nodes accounting for -90ms, 14.29% of 630ms total$" "$TMP/out" &&
+	grep -q "^     -90ms 14.29% 14.29%     -180ms 28.57%  runtime.pcvalue$" "$TMP/out"; then ok; else bad "the same base twice: $(head -8 "$TMP/out")"; fi
+run top -base= -nodecount=1 "$CPU"
+expect_status 0 "empty -base"
+if grep -q "^Showing nodes accounting for 500ms, 21.46% of 2330ms total$" "$TMP/out"; then ok; else bad "empty -base: $(head -8 "$TMP/out")"; fi
+run top -normalize "$CPU"
+expect_status 2 "-normalize without a base"
+expect_err_line "^pprof-c: must have base profile to normalize by$" "-normalize without a base"
+expect_no_stdout "-normalize without a base"
+# check merges its -diff_base profiles into the old one likewise.
+run check -diff_base "$AFTER" -diff_base "$BEFORE" -max_share=LoggingMiddleware=99 "$BEFORE"
+expect_status 0 "check with two old profiles"
+if grep -q "^1 rule, 0 broken$" "$TMP/out"; then ok; else bad "check with two old profiles: $(cat "$TMP/out")"; fi
+
 # A profile minus itself is empty; with -diff_base the total is the base's.
 run top -base "$CPU" "$CPU"
 expect_status 0 "profile minus itself"

@@ -68,6 +68,24 @@ if grep -q '^sample_index = $' "$TMP/out" && [ "$(grep -c 'flat%' "$TMP/out")" -
 	bad "bad values leave the options alone and later commands run: $(cat "$TMP/out")"
 fi
 
+# The options that shape how the profile is read (-base, -diff_base,
+# -normalize, -symbolize, -max-size) come from the command line: the shell
+# refuses to change them and keeps them (lists and check rules too).
+shell -base "$GO/cpu_before.pb.gz" -base "$GO/cpu.pb.gz" -max_share='x=1' -max_share='y=2.5' "$GO/cpu_after.pb.gz" \
+	< <(printf 'base=%s\ntop -diff_base=x\nnormalize=true\nsymbolize=none\nmax-size=1k\nbase\nmax_share\nreset\nbase\ntop1\n' "$GO/cpu.pb.gz")
+expect_status 1 "load-time options in the shell"
+cat >"$TMP/want" <<'EOT'
+base cannot be changed in the shell: its profile is read already (give -base on the command line)
+diff_base cannot be changed in the shell: its profile is read already (give -diff_base on the command line)
+normalize cannot be changed in the shell: its profile is read already (give -normalize on the command line)
+symbolize cannot be changed in the shell: its profile is read already (give -symbolize on the command line)
+max-size cannot be changed in the shell: its profile is read already (give -max-size on the command line)
+EOT
+expect_same "$TMP/want" "$TMP/err" "load-time options refused"
+printf 'base = %s %s\nmax_share = x=1 y=2.5\nbase = %s %s\n' "$GO/cpu_before.pb.gz" "$GO/cpu.pb.gz" "$GO/cpu_before.pb.gz" "$GO/cpu.pb.gz" >"$TMP/want"
+"$PPROF_C" -top -nodecount=1 -compact_labels -base "$GO/cpu_before.pb.gz" -base "$GO/cpu.pb.gz" "$GO/cpu_after.pb.gz" >>"$TMP/want" 2>/dev/null
+expect_same "$TMP/want" "$TMP/out" "two bases and two rules kept through the session"
+
 # quit and exit end the session; later lines are not run.
 for q in quit exit; do
 	shell "$GO/cpu.pb.gz" < <(printf 'top1\n%s\ntop2\n' "$q")

@@ -9,7 +9,11 @@
 #   go tool pprof ARGS </dev/null
 #
 # run from the repository root. ARGS are split at spaces (no quoting, no
-# globbing); blank lines and lines starting with # are skipped. The files
+# globbing); blank lines and lines starting with # are skipped. A line
+# `NAME<TAB>ARGS<TAB>PPROF_ARGS` runs go tool pprof with PPROF_ARGS
+# instead, for what Go's pprof cannot spell the same way (several -base
+# files: its flag package keeps only the last, so PPROF_ARGS name the base
+# pprof itself merged from them, testdata/go/merged_*.pb.gz). The files
 # of X/ that no case names any more are deleted. A case that exits non-zero
 # fails the script (status 1), after all cases have run; its stderr is shown.
 #
@@ -56,7 +60,7 @@ for cases in $files; do
 	dir=${cases%.cases}
 	mkdir -p "$dir"
 	: >"$TMP/names"
-	while IFS=$tab read -r name args; do
+	while IFS=$tab read -r name args pprof_args; do
 		case $name in '' | '#'*) continue ;; esac
 		case $name in *[!A-Za-z0-9_.-]*)
 			echo "regen.sh: $cases: bad case name '$name'" >&2; exit 2 ;;
@@ -68,10 +72,10 @@ for cases in $files; do
 		total=$((total + 1))
 		set -f
 		# shellcheck disable=SC2086 # ARGS are split at spaces on purpose.
-		if go tool pprof $args </dev/null >"$dir/$name.txt" 2>"$TMP/err"; then
+		if go tool pprof ${pprof_args:-$args} </dev/null >"$dir/$name.txt" 2>"$TMP/err"; then
 			:
 		else
-			echo "FAIL $name (exit $?): go tool pprof $args" >&2
+			echo "FAIL $name (exit $?): go tool pprof ${pprof_args:-$args}" >&2
 			sed 's/^/    /' "$TMP/err" >&2
 			failed=$((failed + 1))
 		fi

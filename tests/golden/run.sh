@@ -104,7 +104,7 @@ passed=0
 failed=0
 for cases in $files; do
 	dir=${cases%.cases}
-	while IFS=$tab read -r name args; do
+	while IFS=$tab read -r name args pprof_args; do
 		case $name in '' | '#'*) continue ;; esac
 		golden=$dir/$name.txt
 		out=$TMP/out
