@@ -154,6 +154,15 @@ expect_status 0 "missing binary"
 [ "$(grep -c 'mapping /nonexistent/dir/cprog-pie: binary not found' "$TMP/err")" = 1 ] && ok || bad "missing binary: want one warning, got: $(cat "$TMP/err")"
 grep -q '\[cprog-pie\]$' "$TMP/out" && grep -q '__libc_start_main_impl$' "$TMP/out" && ok ||
 	bad "missing binary: report should keep [cprog-pie] and still name libc's frames: $(cat "$TMP/out")"
+# A base is symbolized with the binary given for the profiles, as pprof
+# symbolizes profile and base together: the profile minus itself is empty
+# (with the base left unsymbolized, [cprog-pie] and make_buffer would
+# stand against each other).
+PPROF_BINARY_PATH="$TMP/empty" run top -base "$TMP/moved.heap" "$N/cprog-pie" "$TMP/moved.heap"
+expect_status 0 "base with the leading binary"
+if grep -q '^Showing nodes accounting for 0, 0% of 0 total$' "$TMP/out" && [ "$(wc -l <"$TMP/out")" -eq 4 ]; then ok; else
+	bad "base with the leading binary: $(cat "$TMP/out")"
+fi
 # Not ELF.
 echo "not a binary" >"$TMP/fake/cprog-pie"
 PPROF_BINARY_PATH="$TMP/fake" run top "$TMP/moved.heap"
