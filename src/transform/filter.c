@@ -63,7 +63,7 @@ static int copy_header(struct pp_profile *dst, const struct pp_profile *src)
 	for (uint32_t i = 1; i < nstr; i++)
 		if (pp_strtab_intern(dst->strings, pp_profile_str(src, i),
 		                     pp_strtab_len(src->strings, i)) != i)
-			return pp_error(src->ctx, PP_ENOMEM, "out of memory");
+			return pp_error(dst->ctx, PP_ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < src->nsample_types; i++)
 		if ((err = pp_profile_add_sample_type(
 		             dst, src->sample_types[i].type,

@@ -213,15 +213,16 @@ static bool is_numeric(const struct pp_label *l)
 	return l->str == 0;
 }
 
-/* The sample's "key:value" for string label l, in buf. */
-static const char *key_value(const struct pp_profile *p,
+/* The sample's "key:value" for string label l, in buf (allocated through
+ * ctx, the filter's, as the caller frees it). */
+static const char *key_value(struct pp_ctx *ctx, const struct pp_profile *p,
                              const struct pp_label *l, char **buf, size_t *cap)
 {
 	size_t kl = pp_strtab_len(p->strings, l->key);
 	size_t vl = pp_strtab_len(p->strings, l->str);
 
 	if (kl + vl + 2 > *cap) {
-		char *grown = pp_realloc(p->ctx, *buf, kl + vl + 2);
+		char *grown = pp_realloc(ctx, *buf, kl + vl + 2);
 
 		if (!grown)
 			return NULL;
@@ -281,7 +282,7 @@ static int matches(const struct pp_work *w, const struct num_units *units,
 
 			if (is_numeric(&labels[i]))
 				continue;
-			if (!(kv = key_value(p, &labels[i], buf, cap)))
+			if (!(kv = key_value(w->ctx, p, &labels[i], buf, cap)))
 				return pp_error(w->ctx, PP_ENOMEM,
 				                "out of memory");
 			found = pp_regex_matchz(f->rx[r], kv);
