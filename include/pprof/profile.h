@@ -181,6 +181,15 @@ int pp_profile_add_sample(struct pp_profile *p, const uint32_t *locs,
                           const struct pp_label *labels, size_t nlabels);
 int pp_profile_add_comment(struct pp_profile *p, pp_str comment);
 
+/*
+ * Make room for nsamples more samples with nframes stack frames and
+ * nlabels labels in all, so that adding them copies nothing: for builders
+ * that know the sizes (a merge). Memory that is never used stays
+ * untouched. PP_ENOMEM, or PP_ELIMIT past the model's 32-bit counts.
+ */
+int pp_profile_reserve(struct pp_profile *p, size_t nsamples, size_t nframes,
+                       size_t nlabels);
+
 /* Intern a NUL-terminated string into p's table. PP_NONE on failure. */
 pp_str pp_profile_intern(struct pp_profile *p, const char *s);
 

@@ -141,6 +141,27 @@ int pp_profile_add_location(struct pp_profile *p, const struct pp_location *l,
 	return 0;
 }
 
+int pp_profile_reserve(struct pp_profile *p, size_t nsamples, size_t nframes,
+                       size_t nlabels)
+{
+	size_t ns = (size_t)p->nsamples + nsamples;
+	int err;
+
+	if (nsamples >= UINT32_MAX - p->nsamples)
+		return too_many(p, "samples");
+	if (nframes > UINT32_MAX || p->nsample_locs > UINT32_MAX - nframes)
+		return too_many(p, "stack frames");
+	if (nlabels > UINT32_MAX || p->nlabels > UINT32_MAX - nlabels)
+		return too_many(p, "labels");
+	if ((err = GROW(p, samples, cap_samples, ns)) < 0 ||
+	    (err = GROW(p, sample_locs, cap_sample_locs,
+	                p->nsample_locs + nframes)) < 0 ||
+	    (err = GROW(p, values, cap_values, ns * p->nsample_types)) < 0 ||
+	    (err = GROW(p, labels, cap_labels, p->nlabels + nlabels)) < 0)
+		return err;
+	return 0;
+}
+
 int pp_profile_add_sample(struct pp_profile *p, const uint32_t *locs,
                           size_t nlocs, const int64_t *values,
                           const struct pp_label *labels, size_t nlabels)

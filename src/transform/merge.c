@@ -12,11 +12,26 @@
 
 #include "pprof/transform.h"
 
+/* Open addressing. A slot holds the record's index + 1 (0: empty) and the
+ * top 32 bits of its hash, which also pick its home slot: one cache line
+ * per probe, and a table can be rehashed from its slots alone. */
+struct slot {
+	uint32_t tag;
+	uint32_t val;
+};
+
 struct key_table {
-	uint64_t *hashes;
-	uint32_t *vals; /* index + 1; 0 = empty */
+	struct slot *slots;
 	uint32_t nslots;
 };
+
+#define TAG(h) ((uint32_t)((h) >> 32))
+
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -29,16 +44,13 @@ static int table_init(struct pp_ctx *ctx, struct key_table *t, size_t n)
 	t->nslots = 64;
 	while (t->nslots < n * 2)
 		t->nslots *= 2;
-	t->hashes = pp_calloc(ctx, t->nslots, sizeof(*t->hashes));
-	t->vals = pp_calloc(ctx, t->nslots, sizeof(*t->vals));
-	return t->hashes && t->vals ? 0
-	                            : pp_error(ctx, PP_ENOMEM, "out of memory");
+	t->slots = pp_calloc(ctx, t->nslots, sizeof(*t->slots));
+	return t->slots ? 0 : pp_error(ctx, PP_ENOMEM, "out of memory");
 }
 
 static void table_release(struct pp_ctx *ctx, struct key_table *t)
 {
-	pp_free(ctx, t->hashes);
-	pp_free(ctx, t->vals);
+	pp_free(ctx, t->slots);
 }
 
 struct merger {
@@ -89,22 +101,30 @@ static uint64_t function_hash(const struct pp_function *f)
 	           f->filename);
 }
 
-/* Find an equal record through t or add index as a new one. eq compares
- * record i of dst with the candidate. */
-#define LOOKUP(t, h, EQ, found)                                  \
-	do {                                                     \
-		uint32_t j_ = (uint32_t)(h) & ((t)->nslots - 1); \
-		found = PP_NONE;                                 \
-		while ((t)->vals[j_]) {                          \
-			uint32_t i_ = (t)->vals[j_] - 1;         \
-			if ((t)->hashes[j_] == (h) && (EQ)) {    \
-				found = i_;                      \
-				break;                           \
-			}                                        \
-			j_ = (j_ + 1) & ((t)->nslots - 1);       \
-		}                                                \
-		slot = j_;                                       \
+/* Find a record equal to the candidate through t: found is its index, or
+ * PP_NONE and slot the empty slot where it goes. EQ compares record i_ of
+ * dst with the candidate. */
+#define LOOKUP(t, h, EQ, found)                                     \
+	do {                                                        \
+		uint32_t j_ = TAG(h) & ((t)->nslots - 1);           \
+		found = PP_NONE;                                    \
+		while ((t)->slots[j_].val) {                        \
+			uint32_t i_ = (t)->slots[j_].val - 1;       \
+			if ((t)->slots[j_].tag == TAG(h) && (EQ)) { \
+				found = i_;                         \
+				break;                              \
+			}                                           \
+			j_ = (j_ + 1) & ((t)->nslots - 1);          \
+		}                                                   \
+		slot = j_;                                          \
 	} while (0)
+
+static void table_set(struct key_table *t, uint32_t slot, uint64_t h,
+                      uint32_t index)
+{
+	t->slots[slot].tag = TAG(h);
+	t->slots[slot].val = index + 1;
+}
 
 static int grow_table(struct merger *m, struct key_table *t, uint32_t count)
 {
@@ -120,13 +140,12 @@ static int grow_table(struct merger *m, struct key_table *t, uint32_t count)
 	for (uint32_t j = 0; j < t->nslots; j++) {
 		uint32_t k;
 
-		if (!t->vals[j])
+		if (!t->slots[j].val)
 			continue;
-		k = (uint32_t)t->hashes[j] & (nt.nslots - 1);
-		while (nt.vals[k])
+		k = t->slots[j].tag & (nt.nslots - 1);
+		while (nt.slots[k].val)
 			k = (k + 1) & (nt.nslots - 1);
-		nt.vals[k] = t->vals[j];
-		nt.hashes[k] = t->hashes[j];
+		nt.slots[k] = t->slots[j];
 	}
 	table_release(m->ctx, t);
 	*t = nt;
@@ -157,8 +176,7 @@ static int map_mapping(struct merger *m, uint32_t i, uint32_t *out)
 		pm.id = (uint64_t)dst->nmappings + 1;
 		if ((err = pp_profile_add_mapping(dst, &pm, &found)) < 0)
 			return err;
-		m->maps.vals[slot] = found + 1;
-		m->maps.hashes[slot] = h;
+		table_set(&m->maps, slot, h, found);
 	}
 	*out = m->mapmap[i] = found;
 	return 0;
@@ -189,8 +207,7 @@ static int map_function(struct merger *m, uint32_t i, uint32_t *out)
 		f.id = (uint64_t)dst->nfunctions + 1;
 		if ((err = pp_profile_add_function(dst, &f, &found)) < 0)
 			return err;
-		m->funcs.vals[slot] = found + 1;
-		m->funcs.hashes[slot] = h;
+		table_set(&m->funcs, slot, h, found);
 	}
 	*out = m->funcmap[i] = found;
 	return 0;
@@ -264,8 +281,7 @@ static int map_location(struct merger *m, uint32_t i, uint32_t *out)
 		if ((err = pp_profile_add_location(dst, &l, m->lines,
 		                                   l.line_count, &found)) < 0)
 			return err;
-		m->locs.vals[slot] = found + 1;
-		m->locs.hashes[slot] = h;
+		table_set(&m->locs, slot, h, found);
 	}
 	*out = m->locmap[i] = found;
 	return 0;
@@ -335,14 +351,13 @@ static bool sample_eq(const struct pp_profile *dst, uint32_t i,
 	return true;
 }
 
-/* Add one sample to dst, or its values to an equal one already there. */
-static int add_sample(struct merger *m, const uint32_t *locs, uint32_t nlocs,
-                      const int64_t *values, const struct pp_label *labels,
-                      uint32_t nlabels)
+/* Add one sample (hash h) to dst, or its values to an equal one there. */
+static int add_sample(struct merger *m, uint64_t h, const uint32_t *locs,
+                      uint32_t nlocs, const int64_t *values,
+                      const struct pp_label *labels, uint32_t nlabels)
 {
 	struct pp_profile *dst = m->dst;
 	uint32_t nt = dst->nsample_types, found, slot;
-	uint64_t h = sample_hash(locs, nlocs, labels, nlabels);
 	int err;
 
 	if ((err = grow_table(m, &m->samples, dst->nsamples)) < 0)
@@ -359,46 +374,323 @@ static int add_sample(struct merger *m, const uint32_t *locs, uint32_t nlocs,
 	if ((err = pp_profile_add_sample(dst, locs, nlocs, values, labels,
 	                                 nlabels)) < 0)
 		return err;
-	m->samples.vals[slot] = dst->nsamples;
-	m->samples.hashes[slot] = h;
+	table_set(&m->samples, slot, h, dst->nsamples - 1);
 	return 0;
 }
 
+/* Sample s of src as dst sees it, into the merger's buffers: its
+ * locations (mapped on first use, so map in sample order) and its labels
+ * with dst's strings, in one order. */
+static int sample_view(struct merger *m, uint32_t s, uint32_t **locs,
+                       size_t *cap_locs, struct pp_label **labels,
+                       size_t *cap_labels)
+{
+	const struct pp_profile *src = m->src;
+	const struct pp_sample *smp = &src->samples[s];
+	int err;
+
+	if ((err = pp_grow(m->ctx, (void **)locs, cap_locs, smp->loc_count,
+	                   sizeof(**locs))) < 0 ||
+	    (err = pp_grow(m->ctx, (void **)labels, cap_labels,
+	                   smp->label_count, sizeof(**labels))) < 0)
+		return err;
+	for (uint32_t k = 0; k < smp->loc_count; k++)
+		if ((err = map_location(m, src->sample_locs[smp->loc_first + k],
+		                        &(*locs)[k])) < 0)
+			return err;
+	for (uint32_t k = 0; k < smp->label_count; k++) {
+		struct pp_label *l = &(*labels)[k];
+
+		*l = src->labels[smp->label_first + k];
+		l->key = S(m, l->key);
+		l->str = S(m, l->str);
+		l->num_unit = S(m, l->num_unit);
+	}
+	sort_labels(*labels, smp->label_count);
+	return 0;
+}
+
+/* How many samples ahead pass 2 prefetches the table slot. */
+#define AHEAD 8
+
+/*
+ * Two passes over src's samples. The first maps every location in sample
+ * order (dst numbers its records in the order samples reach them) and
+ * hashes each sample. The second adds them through the table, prefetching
+ * the slot of the sample AHEAD places on: the table of a big profile is
+ * far larger than the caches, and waiting for each slot in turn was most
+ * of the merge's time.
+ */
 static int map_samples(struct merger *m)
 {
 	const struct pp_profile *src = m->src;
-	uint32_t *locs = NULL;
+	uint32_t *locs = NULL, n = src->nsamples;
 	struct pp_label *labels = NULL;
+	uint64_t *hashes = NULL;
 	size_t cap_locs = 0, cap_labels = 0;
 	int err = 0;
 
-	for (uint32_t s = 0; s < src->nsamples && err >= 0; s++) {
+	hashes = pp_malloc(m->ctx, ((size_t)n + 1) * sizeof(*hashes));
+	if (!hashes)
+		return pp_error(m->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t s = 0; s < n; s++) {
+		const struct pp_sample *smp = &src->samples[s];
+
+		hashes[s] = 0;
+		if (is_zero(pp_profile_sample_values(src, s),
+		            src->nsample_types))
+			continue;
+		if ((err = sample_view(m, s, &locs, &cap_locs, &labels,
+		                       &cap_labels)) < 0)
+			goto done;
+		hashes[s] = sample_hash(locs, smp->loc_count, labels,
+		                        smp->label_count);
+	}
+	for (uint32_t s = 0; s < n; s++) {
 		const struct pp_sample *smp = &src->samples[s];
 		const int64_t *v = pp_profile_sample_values(src, s);
 
+		if (s + AHEAD < n)
+			PREFETCH(&m->samples.slots[TAG(hashes[s + AHEAD]) &
+			                           (m->samples.nslots - 1)]);
 		if (is_zero(v, src->nsample_types))
 			continue;
-		if ((err = pp_grow(m->ctx, (void **)&locs, &cap_locs,
-		                   smp->loc_count, sizeof(*locs))) < 0 ||
-		    (err = pp_grow(m->ctx, (void **)&labels, &cap_labels,
-		                   smp->label_count, sizeof(*labels))) < 0)
-			break;
-		for (uint32_t k = 0; k < smp->loc_count && err >= 0; k++)
-			err = map_location(m,
-			                   src->sample_locs[smp->loc_first + k],
-			                   &locs[k]);
-		if (err < 0)
-			break;
-		for (uint32_t k = 0; k < smp->label_count; k++) {
-			labels[k] = src->labels[smp->label_first + k];
-			labels[k].key = S(m, labels[k].key);
-			labels[k].str = S(m, labels[k].str);
-			labels[k].num_unit = S(m, labels[k].num_unit);
-		}
-		sort_labels(labels, smp->label_count);
-		err = add_sample(m, locs, smp->loc_count, v, labels,
-		                 smp->label_count);
+		if ((err = sample_view(m, s, &locs, &cap_locs, &labels,
+		                       &cap_labels)) < 0 ||
+		    (err = add_sample(m, hashes[s], locs, smp->loc_count, v,
+		                      labels, smp->label_count)) < 0)
+			goto done;
 	}
+done:
+	pp_free(m->ctx, hashes);
+	pp_free(m->ctx, locs);
+	pp_free(m->ctx, labels);
+	return err;
+}
+
+/* ---- one profile alone ---------------------------------------------------
+ * Merging a single profile (pprof does it before traces, raw and proto,
+ * and after a base is subtracted) mostly finds equal samples. When no two
+ * of its locations are equal under the keys above, its own location
+ * indices already tell samples apart, so samples are hashed and compared
+ * as they are, and only the first of each is mapped into dst. */
+
+/* Is every location of src its own under the merge's keys (its functions
+ * and mappings compared by their keys too)? */
+static int locations_distinct(struct merger *m, bool *out)
+{
+	const struct pp_profile *src = m->src;
+	uint32_t *fcanon = NULL, *mcanon = NULL, found, slot;
+	struct key_table t = {0};
+	int err = 0;
+
+	*out = false;
+	fcanon = pp_malloc(m->ctx, ((size_t)src->nfunctions + 1) * 4);
+	mcanon = pp_malloc(m->ctx, ((size_t)src->nmappings + 1) * 4);
+	if (!fcanon || !mcanon) {
+		err = pp_error(m->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((err = table_init(m->ctx, &t, src->nfunctions)) < 0)
+		goto done;
+	for (uint32_t f = 0; f < src->nfunctions; f++) {
+		uint64_t h = function_hash(&src->functions[f]);
+
+		LOOKUP(&t, h,
+		       function_eq(&src->functions[i_], &src->functions[f]),
+		       found);
+		if (found == PP_NONE)
+			table_set(&t, slot, h, f);
+		fcanon[f] = found == PP_NONE ? f : found;
+	}
+	table_release(m->ctx, &t);
+	if ((err = table_init(m->ctx, &t, src->nmappings)) < 0)
+		goto done;
+	for (uint32_t i = 0; i < src->nmappings; i++) {
+		uint64_t h = mapping_hash(&src->mappings[i]);
+
+		LOOKUP(&t, h, mapping_eq(&src->mappings[i_], &src->mappings[i]),
+		       found);
+		if (found == PP_NONE)
+			table_set(&t, slot, h, i);
+		mcanon[i] = found == PP_NONE ? i : found;
+	}
+	table_release(m->ctx, &t);
+	if ((err = table_init(m->ctx, &t, src->nlocations)) < 0)
+		goto done;
+	*out = true;
+	for (uint32_t l = 0; l < src->nlocations && *out; l++) {
+		const struct pp_location *a = &src->locations[l];
+		uint32_t map =
+		        a->mapping == PP_NONE ? PP_NONE : mcanon[a->mapping];
+		uint64_t rel = a->address, h;
+
+		if (a->mapping != PP_NONE)
+			rel -= src->mappings[a->mapping].start;
+		h = mix(mix(mix(3, rel), map), a->is_folded);
+		for (uint32_t k = 0; k < a->line_count; k++) {
+			uint32_t f = src->lines[a->line_first + k].function;
+
+			h = mix(mix(h, f == PP_NONE ? PP_NONE : fcanon[f]),
+			        (uint64_t)src->lines[a->line_first + k].line);
+		}
+		found = PP_NONE;
+		{
+			uint32_t j = TAG(h) & (t.nslots - 1);
+
+			while (t.slots[j].val && found == PP_NONE) {
+				const struct pp_location *b =
+				        &src->locations[t.slots[j].val - 1];
+				uint64_t brel = b->address;
+				bool eq = t.slots[j].tag == TAG(h) &&
+				          b->is_folded == a->is_folded &&
+				          b->line_count == a->line_count;
+
+				if (b->mapping != PP_NONE)
+					brel -= src->mappings[b->mapping].start;
+				eq = eq && brel == rel &&
+				     (b->mapping == PP_NONE
+				              ? PP_NONE
+				              : mcanon[b->mapping]) == map;
+				for (uint32_t k = 0; eq && k < a->line_count;
+				     k++) {
+					const struct pp_line *x =
+					        &src->lines[a->line_first + k];
+					const struct pp_line *y =
+					        &src->lines[b->line_first + k];
+
+					eq = x->line == y->line &&
+					     (x->function == PP_NONE
+					              ? PP_NONE
+					              : fcanon[x->function]) ==
+					             (y->function == PP_NONE
+					                      ? PP_NONE
+					                      : fcanon[y->function]);
+				}
+				if (eq)
+					found = t.slots[j].val - 1;
+				j = (j + 1) & (t.nslots - 1);
+			}
+			if (found == PP_NONE) {
+				t.slots[j].tag = TAG(h);
+				t.slots[j].val = l + 1;
+			}
+		}
+		if (found != PP_NONE)
+			*out = false;
+	}
+done:
+	table_release(m->ctx, &t);
+	pp_free(m->ctx, fcanon);
+	pp_free(m->ctx, mcanon);
+	return err;
+}
+
+/* Labels a[0..n) and b[0..n) of two src samples are the same label sets:
+ * for each key (and kind), the same values in the same order. */
+static bool same_labels(const struct pp_label *a, const struct pp_label *b,
+                        uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		bool str = a[i].str != 0;
+		uint32_t nth = 0, j;
+
+		for (uint32_t k = 0; k < i; k++)
+			nth += a[k].key == a[i].key && (a[k].str != 0) == str;
+		for (j = 0; j < n; j++) {
+			if (b[j].key != a[i].key || (b[j].str != 0) != str)
+				continue;
+			if (nth-- == 0)
+				break;
+		}
+		if (j == n || a[i].str != b[j].str || a[i].num != b[j].num ||
+		    a[i].num_unit != b[j].num_unit)
+			return false;
+	}
+	return true;
+}
+
+static bool same_sample(const struct pp_profile *src, uint32_t a, uint32_t b)
+{
+	const struct pp_sample *x = &src->samples[a], *y = &src->samples[b];
+
+	return x->loc_count == y->loc_count &&
+	       x->label_count == y->label_count &&
+	       (x->loc_count == 0 ||
+	        memcmp(src->sample_locs + x->loc_first,
+	               src->sample_locs + y->loc_first,
+	               x->loc_count * sizeof(uint32_t)) == 0) &&
+	       same_labels(src->labels + x->label_first,
+	                   src->labels + y->label_first, x->label_count);
+}
+
+/* map_samples for a single profile whose locations are distinct. */
+static int map_samples_direct(struct merger *m)
+{
+	const struct pp_profile *src = m->src;
+	struct pp_profile *dst = m->dst;
+	uint32_t *locs = NULL, *rep = NULL, n = src->nsamples;
+	uint32_t nt = src->nsample_types;
+	struct pp_label *labels = NULL;
+	uint64_t *hashes = NULL;
+	size_t cap_locs = 0, cap_labels = 0;
+	int err = 0;
+
+	hashes = pp_malloc(m->ctx, ((size_t)n + 1) * sizeof(*hashes));
+	rep = pp_malloc(m->ctx, ((size_t)n + 1) * sizeof(*rep));
+	if (!hashes || !rep) {
+		err = pp_error(m->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (uint32_t s = 0; s < n; s++) {
+		const struct pp_sample *smp = &src->samples[s];
+
+		hashes[s] = 0;
+		if (is_zero(pp_profile_sample_values(src, s), nt))
+			continue;
+		if ((err = pp_grow(m->ctx, (void **)&labels, &cap_labels,
+		                   smp->label_count, sizeof(*labels))) < 0)
+			goto done;
+		if (smp->label_count)
+			memcpy(labels, src->labels + smp->label_first,
+			       smp->label_count * sizeof(*labels));
+		sort_labels(labels, smp->label_count);
+		hashes[s] =
+		        sample_hash(src->sample_locs + smp->loc_first,
+		                    smp->loc_count, labels, smp->label_count);
+	}
+	for (uint32_t s = 0; s < n; s++) {
+		const struct pp_sample *smp = &src->samples[s];
+		const int64_t *v = pp_profile_sample_values(src, s);
+		uint32_t found, slot;
+
+		if (s + AHEAD < n)
+			PREFETCH(&m->samples.slots[TAG(hashes[s + AHEAD]) &
+			                           (m->samples.nslots - 1)]);
+		if (is_zero(v, nt))
+			continue;
+		if ((err = grow_table(m, &m->samples, dst->nsamples)) < 0)
+			goto done;
+		LOOKUP(&m->samples, hashes[s], same_sample(src, rep[i_], s),
+		       found);
+		if (found != PP_NONE) {
+			int64_t *d = dst->values + (size_t)found * nt;
+
+			for (uint32_t k = 0; k < nt; k++)
+				d[k] += v[k];
+			continue;
+		}
+		if ((err = sample_view(m, s, &locs, &cap_locs, &labels,
+		                       &cap_labels)) < 0 ||
+		    (err = pp_profile_add_sample(dst, locs, smp->loc_count, v,
+		                                 labels, smp->label_count)) < 0)
+			goto done;
+		rep[dst->nsamples - 1] = s;
+		table_set(&m->samples, slot, hashes[s], dst->nsamples - 1);
+	}
+done:
+	pp_free(m->ctx, hashes);
+	pp_free(m->ctx, rep);
 	pp_free(m->ctx, locs);
 	pp_free(m->ctx, labels);
 	return err;
@@ -429,10 +721,12 @@ static int compatible(struct pp_ctx *ctx, const struct pp_profile *a,
 	return 0;
 }
 
-static int merge_one(struct merger *m)
+/* Merge m->src into m->dst; alone: it is the only profile merged. */
+static int merge_one(struct merger *m, bool alone)
 {
 	const struct pp_profile *src = m->src;
 	uint32_t nstr = pp_strtab_count(src->strings);
+	bool direct = false;
 	int err = 0;
 
 	m->strmap = pp_malloc(m->ctx, (size_t)nstr * sizeof(*m->strmap));
@@ -462,7 +756,9 @@ static int merge_one(struct merger *m)
 		if ((err = map_mapping(m, 0, &ignored)) < 0)
 			goto done;
 	}
-	err = map_samples(m);
+	if (alone && (err = locations_distinct(m, &direct)) < 0)
+		goto done;
+	err = direct ? map_samples_direct(m) : map_samples(m);
 done:
 	pp_free(m->ctx, m->strmap);
 	pp_free(m->ctx, m->mapmap);
@@ -531,9 +827,22 @@ int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
 		}
 	}
 #undef STR
+	{
+		/* At most every input sample: growing by doubling would copy
+		 * the big arrays of a big profile several times over. */
+		size_t ns = 0, nf = 0, nl = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			ns += profiles[i]->nsamples;
+			nf += profiles[i]->nsample_locs;
+			nl += profiles[i]->nlabels;
+		}
+		if ((err = pp_profile_reserve(dst, ns, nf, nl)) < 0)
+			goto done;
+	}
 	for (size_t i = 0; i < n; i++) {
 		m.src = profiles[i];
-		if ((err = merge_one(&m)) < 0)
+		if ((err = merge_one(&m, n == 1)) < 0)
 			goto done;
 	}
 done:

@@ -26,6 +26,9 @@
  *           NAME or NAME@FILE (default file "prog.go"). The same frame text
  *           is the same location; the same NAME@FILE the same function.
  *   VALUES  comma-separated, one per sample type.
+ *           A frame "TEXT#N" is a location of its own that is otherwise
+ *           TEXT's twin (same address and lines), as profiles sometimes
+ *           hold.
  *   LABEL   key=value (string), key#N or key#N@UNIT (numeric).
  * A '~' in a function name is a space.
  * Every location is in one mapping, /bin/prog.
@@ -71,10 +74,16 @@ static uint32_t location(struct built *b, const char *frame, size_t len)
 	size_t n = 0, start = 0;
 	uint32_t idx;
 
+	size_t full = len;
+
 	for (uint32_t i = 0; i < b->nframes; i++)
 		if (strlen(b->frames[i]) == len &&
 		    memcmp(b->frames[i], frame, len) == 0)
 			return i;
+	/* "TEXT#N": TEXT's twin. */
+	for (size_t i = 0; i < len; i++)
+		if (frame[i] == '#')
+			len = i;
 	/* Lines outermost first in the text, innermost first in the model. */
 	for (size_t i = 0; i <= len; i++) {
 		if (i < len && frame[i] != '|')
@@ -102,7 +111,7 @@ static uint32_t location(struct built *b, const char *frame, size_t len)
 	l.mapping = 0;
 	assert_int_equal(pp_profile_add_location(b->p, &l, lines, n, &idx), 0);
 	assert_int_equal(idx, b->nframes);
-	b->frames[b->nframes++] = strndup(frame, len);
+	b->frames[b->nframes++] = strndup(frame, full);
 	return idx;
 }
 
@@ -391,6 +400,38 @@ static void test_transform__merge_keeps_label_sets_apart(void **state)
 	                  "main;work 48,480 bytes#64@bytes\n");
 	pp_profile_free(m);
 	pp_profile_free(a);
+}
+
+/* A profile alone: equal samples found through its own location indices
+ * when they are distinct, through the merge's keys when two locations are
+ * twins; label values of one key compared in order. */
+static void test_transform__merge_one_profile(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_profile *a =
+	        PROFILE(&f->ctx, CPU, "main;work 1,10 k=a k=b",
+	                "main;work 2,20 k=b k=a", "main;work 4,40 k=a k=b",
+	                "main;work 8,80 k=a j=x k=b",
+	                "main;work 16,160 j=x k=a k=b", "main;idle 0,0");
+	struct pp_profile *b = PROFILE(&f->ctx, CPU, "main;work 1,10",
+	                               "main;work#2 2,20", "main#2;work 4,40",
+	                               "main;other 8,80", "main;work#2 16,160");
+	struct pp_profile *m = NULL;
+
+	assert_int_equal(pp_profile_merge(&f->ctx, &a, NULL, 1, &m), 0);
+	assert_profile(m, "main;work 5,50 k=a k=b\n"
+	                  "main;work 2,20 k=b k=a\n"
+	                  "main;work 24,240 k=a k=b j=x\n");
+	assert_int_equal(m->nlocations, 2);
+	pp_profile_free(m);
+	assert_int_equal(b->nlocations, 5);
+	assert_int_equal(pp_profile_merge(&f->ctx, &b, NULL, 1, &m), 0);
+	assert_profile(m, "main;work 23,230\n"
+	                  "main;other 8,80\n");
+	assert_int_equal(m->nlocations, 3);
+	pp_profile_free(m);
+	pp_profile_free(a);
+	pp_profile_free(b);
 }
 
 static void test_transform__merge_refuses_other_types(void **state)
@@ -1050,6 +1091,7 @@ int main(void)
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 	        T(test_transform__merge_sums_and_shares),
 	        T(test_transform__merge_keeps_label_sets_apart),
+	        T(test_transform__merge_one_profile),
 	        T(test_transform__merge_refuses_other_types),
 	        T(test_transform__base_subtracts),
 	        T(test_transform__diff_base_marks_base_samples),
