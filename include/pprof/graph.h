@@ -68,6 +68,9 @@ enum pp_edge_mode {
 	PP_EDGES_NONE = 0,
 	PP_EDGES_INLINE_TARGETS,
 	PP_EDGES_ALL,
+	/* Only the edges with an end in g->edge_marks (peek: the callers and
+	 * callees of the matching nodes, not every edge of the profile). */
+	PP_EDGES_MARKED,
 };
 
 struct pp_graph_opts {
@@ -79,7 +82,8 @@ struct pp_graph_opts {
 	bool drop_negative;
 	enum pp_edge_mode edges;
 	/* false; true: build the node table only, leaving every value 0
-	 * (for callers that walk the samples themselves, as the tree). */
+	 * (for callers that walk the samples themselves: the tree, and
+	 * traces, which prints the samples' own values). */
 	bool nodes_only;
 };
 
@@ -108,6 +112,9 @@ struct pp_graph {
 	uint32_t *stamp_node;
 	uint32_t *stamp_edge;
 	uint32_t stamp;
+	/* For PP_EDGES_MARKED: per node, true if its edges are wanted
+	 * (borrowed; set by the caller before pp_graph_accumulate). */
+	const bool *edge_marks;
 };
 
 /* Build the node table and accumulate all samples. */

@@ -536,7 +536,10 @@ int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
 				if (parent != PP_NONE && n != parent &&
 				    (edges == PP_EDGES_ALL ||
 				     (edges == PP_EDGES_INLINE_TARGETS &&
-				      node->maybe_inline)) &&
+				      node->maybe_inline) ||
+				     (edges == PP_EDGES_MARKED &&
+				      (g->edge_marks[n] ||
+				       g->edge_marks[parent]))) &&
 				    (err = add_edge(g, parent, n, w, dw,
 				                    residual, ni != cnt - 1)) <
 				            0)

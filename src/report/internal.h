@@ -29,6 +29,10 @@ struct pp_report {
 	/* Set by a report before pp_report__trimmed_graph: record every
 	 * edge between kept nodes (trees), not just the inline marks. */
 	bool all_edges;
+	/* With all_edges (peek): record only the edges of the nodes whose
+	 * names match, which are all peek prints. NULL: every edge. */
+	const struct pp_regex *edge_regex;
+	bool *edge_marks;
 	int64_t edge_cutoff; /* edges lighter than this are not shown */
 	/* Units of numeric label keys; see pp_report__num_units. */
 	struct {
@@ -61,6 +65,8 @@ struct pp_report {
 		bool cum_sort;
 		int nodecount;
 		double nodefraction, edgefraction;
+		/* edge_regex's pattern (owned copy), or NULL */
+		char *edge_pattern;
 	} cached;
 	/* How many times the samples were aggregated into a graph (for
 	 * tests and the benchmark of the shell's cache). */
@@ -86,6 +92,9 @@ void pp_report__cutoffs(const struct pp_report *r, double nodefraction,
 /* Mark in r->kept the nodes of r->order whose |cum| reaches node_cutoff
  * (the others false); returns how many. */
 uint32_t pp_report__keep_over(struct pp_report *r, int64_t node_cutoff);
+/* Record key (and the peek pattern, copied) as what the graph is for. */
+int pp_report__cache_store(struct pp_report *r,
+                           const struct pp_report__cache_key *key);
 int pp_report__compute_names(struct pp_report *r);
 void pp_report__select_output_unit(struct pp_report *r);
 /* fmt.Sprint order of two nodes' infos: pprof's last tie-breaker. */

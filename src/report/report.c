@@ -9,6 +9,7 @@
 #include "pprof/format.h"
 #include "report/internal.h"
 #include "util/path.h"
+#include "util/regex.h"
 
 static int64_t abs64(int64_t v)
 {
@@ -76,6 +77,8 @@ void pp_report_free(struct pp_report *r)
 	pp_free(r->ctx, r->names);
 	pp_free(r->ctx, r->name_buf);
 	pp_free(r->ctx, r->kept);
+	pp_free(r->ctx, r->edge_marks);
+	pp_free(r->ctx, r->cached.edge_pattern);
 	pp_free(r->ctx, r->num_units);
 	pp_report__visual_release(r);
 	pp_free(r->ctx, r);
@@ -447,6 +450,12 @@ bool pp_report__cache_hit(const struct pp_report *r,
 {
 	const struct pp_report__cache_key *c = &r->cached;
 
+	const char *want =
+	        r->edge_regex ? pp_regex_pattern(r->edge_regex) : NULL;
+
+	if (!c->edge_pattern != !want ||
+	    (want && strcmp(c->edge_pattern, want) != 0))
+		return false;
 	return r->graph && c->valid && c->visual == k->visual &&
 	       c->all_edges == k->all_edges && c->trim == k->trim &&
 	       c->cum_sort == k->cum_sort && c->nodecount == k->nodecount &&
@@ -490,6 +499,39 @@ uint32_t pp_report__keep_over(struct pp_report *r, int64_t node_cutoff)
 		}
 	}
 	return nkept;
+}
+
+/* r->edge_marks: the kept nodes whose names match r->edge_regex. */
+static int mark_edges(struct pp_report *r)
+{
+	const struct pp_graph *g = r->graph;
+
+	pp_free(r->ctx, r->edge_marks);
+	r->edge_marks = pp_calloc(r->ctx, (size_t)g->nnodes + 1, sizeof(bool));
+	if (!r->edge_marks)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < r->norder; i++) {
+		uint32_t n = r->order[i];
+
+		r->edge_marks[n] = pp_regex_matchz(r->edge_regex,
+		                                   pp_report__node_name(r, n));
+	}
+	r->graph->edge_marks = r->edge_marks;
+	return 0;
+}
+
+int pp_report__cache_store(struct pp_report *r,
+                           const struct pp_report__cache_key *key)
+{
+	char *pattern = NULL;
+
+	if (r->edge_regex &&
+	    !(pattern = pp_strdup(r->ctx, pp_regex_pattern(r->edge_regex))))
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	pp_free(r->ctx, r->cached.edge_pattern);
+	r->cached = *key;
+	r->cached.edge_pattern = pattern;
+	return 0;
 }
 
 int pp_report__trimmed_graph(struct pp_report *r, bool visual)
@@ -547,10 +589,17 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 	if (r->all_edges) {
 		/* Trees print every caller and callee of a kept node; paths
 		 * through dropped nodes become residual edges. */
+		enum pp_edge_mode mode = PP_EDGES_ALL;
+
 		memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
 		for (uint32_t i = 0; i < r->norder; i++)
 			r->kept[r->order[i]] = true;
-		if ((err = pp_graph_accumulate(g, r->kept, PP_EDGES_ALL)) < 0)
+		if (r->edge_regex) {
+			if ((err = mark_edges(r)) < 0)
+				return err;
+			mode = PP_EDGES_MARKED;
+		}
+		if ((err = pp_graph_accumulate(g, r->kept, mode)) < 0)
 			return err;
 	} else if ((err = add_inline_edges(r)) < 0) {
 		return err;
@@ -558,8 +607,7 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 	r->edge_cutoff = edge_cutoff;
 	trim_edges(r, edge_cutoff);
 	pp_report__select_output_unit(r);
-	r->cached = key;
-	return 0;
+	return pp_report__cache_store(r, &key);
 }
 
 const char *pp_report__node_name(const struct pp_report *r, uint32_t n)

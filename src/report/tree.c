@@ -133,8 +133,10 @@ int pp_report_tree(struct pp_report *r, const char *symbol, FILE *out)
 		return err;
 	/* As pprof: peek never trims (a matching node must not be cut
 	 * away), and a tree shows 80 nodes unless told otherwise. */
-	if (symbol)
+	if (symbol) {
 		r->opts.trim = false;
+		r->edge_regex = re;
+	}
 	if (r->opts.nodecount < 0)
 		r->opts.nodecount = 80;
 	r->all_edges = true;
@@ -184,6 +186,7 @@ done:
 	r->opts.trim = saved_trim;
 	r->opts.nodecount = saved_nodecount;
 	r->all_edges = saved_all_edges;
+	r->edge_regex = NULL;
 	adjacency_release(r, &adj);
 	pp_regex_free(re);
 	return err;

@@ -633,8 +633,7 @@ int pp_report__visual_graph(struct pp_report *r)
 	if ((err = remove_redundant_edges(r)) < 0)
 		return err;
 	pp_report__select_output_unit(r);
-	r->cached = key;
-	return 0;
+	return pp_report__cache_store(r, &key);
 }
 
 void pp_report__visual_release(struct pp_report *r)

@@ -109,6 +109,50 @@ static void test_report_cache__tree_leaves_options(void **state)
 	pp_report_free(fresh);
 }
 
+static int peek_mix(struct pp_report *r, FILE *out)
+{
+	return pp_report_tree(r, "main\\.mix", out);
+}
+
+static int peek_hasher(struct pp_report *r, FILE *out)
+{
+	return pp_report_tree(r, "Hasher", out);
+}
+
+/* peek records only the edges of the nodes it prints: a repeated peek
+ * reuses that graph, another regex or a tree does not (a tree needs every
+ * edge), and each prints what a fresh report prints. */
+static void test_report_cache__peek_edges(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_report_opts opts = PP_REPORT_OPTS_INIT;
+	struct pp_report *r = NULL, *fresh = NULL;
+	char *a, *b, *c, *d, *e;
+
+	assert_int_equal(pp_report_new(&f->ctx, f->prof, &opts, &r), 0);
+	a = capture(peek_mix, r);
+	b = capture(peek_mix, r);
+	assert_int_equal(pp_report_graph_builds(r), 1);
+	assert_string_equal(a, b);
+	c = capture(peek_hasher, r);
+	assert_int_equal(pp_report_graph_builds(r), 2);
+	d = capture(tree_report, r);
+	assert_int_equal(pp_report_graph_builds(r), 3);
+	assert_int_equal(pp_report_new(&f->ctx, f->prof, &opts, &fresh), 0);
+	e = capture(tree_report, fresh);
+	assert_string_equal(d, e);
+	free(e);
+	e = capture(peek_hasher, fresh);
+	assert_string_equal(c, e);
+	free(e);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	pp_report_free(r);
+	pp_report_free(fresh);
+}
+
 /* dot reuses its own graph too. */
 static void test_report_cache__dot(void **state)
 {
@@ -132,6 +176,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_report_cache__repeat_costs_nothing),
 	        cmocka_unit_test(test_report_cache__tree_leaves_options),
+	        cmocka_unit_test(test_report_cache__peek_edges),
 	        cmocka_unit_test(test_report_cache__dot),
 	};
 
