@@ -12,31 +12,40 @@ struct buf {
 	int err;
 };
 
+/* Room for n more bytes in b (false after an allocation failure). A
+ * writer of tens of millions of varints must not call out for each. */
+static inline bool room(struct buf *b, size_t n)
+{
+	if (b->len + n <= b->cap)
+		return b->err >= 0;
+	if (b->err < 0)
+		return false;
+	b->err = pp_grow(b->ctx, (void **)&b->data, &b->cap, b->len + n, 1);
+	return b->err >= 0;
+}
+
 static void put_bytes(struct buf *b, const void *p, size_t n)
 {
-	if (b->err < 0)
-		return;
-	if ((b->err = pp_grow(b->ctx, (void **)&b->data, &b->cap, b->len + n,
-	                      1)) < 0)
+	if (!room(b, n))
 		return;
 	if (n)
 		memcpy(b->data + b->len, p, n);
 	b->len += n;
 }
 
-static void put_varint(struct buf *b, uint64_t v)
+static inline void put_varint(struct buf *b, uint64_t v)
 {
-	uint8_t tmp[10];
-	size_t n = 0;
+	uint8_t *d;
 
-	do {
-		tmp[n] = (uint8_t)(v & 0x7f);
+	if (!room(b, 10))
+		return;
+	d = b->data + b->len;
+	while (v >= 0x80) {
+		*d++ = (uint8_t)(v | 0x80);
 		v >>= 7;
-		if (v)
-			tmp[n] |= 0x80;
-		n++;
-	} while (v);
-	put_bytes(b, tmp, n);
+	}
+	*d++ = (uint8_t)v;
+	b->len = (size_t)(d - b->data);
 }
 
 /* A varint field; zero is the default and is left out, as proto3 does. */
