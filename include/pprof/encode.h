@@ -40,7 +40,8 @@ int pp_encode_proto(struct pp_ctx *ctx, const struct pp_profile *p,
 
 /*
  * The same, gzip-compressed: what pprof's -proto writes and every pprof
- * reader accepts.
+ * reader accepts. Compressed at level 1 for speed (pprof uses 6: its
+ * files are about a sixth smaller).
  */
 int pp_encode_proto_gzip(struct pp_ctx *ctx, const struct pp_profile *p,
                          const struct pp_encode_opts *opts, uint8_t **out,
