@@ -62,6 +62,14 @@ int pp_profile_apply_base(struct pp_ctx *ctx, const struct pp_profile *prof,
                           bool normalize, const char *const names[2],
                           struct pp_profile **out);
 
+/*
+ * The check pp_profile_apply_base makes first: PP_EUSAGE naming both lists
+ * of sample types if base's differ from prof's (names as there), else 0.
+ */
+int pp_profile_check_base(struct pp_ctx *ctx, const struct pp_profile *prof,
+                          const struct pp_profile *base,
+                          const char *const names[2]);
+
 /* True if sample i of p carries the pprof::base=true label (-diff_base). */
 bool pp_profile_is_base_sample(const struct pp_profile *p, uint32_t i);
 

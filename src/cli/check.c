@@ -1,5 +1,6 @@
 #include "cli/check.h"
 #include "cli/pipeline.h"
+#include "pprof/transform.h"
 
 int pp_cli_check(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                  const char *const *sources, size_t nsources, size_t *nbroken)
@@ -23,6 +24,13 @@ int pp_cli_check(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	if ((err = pp_cli_load_base(ctx, cfg, sources, nsources, &old)) < 0 ||
 	    (err = pp_cli_load(ctx, cfg, sources, nsources, &now)) < 0)
 		goto done;
+	{
+		const char *names[2] = {"the profile", cfg->diff_base.v[0]};
+
+		/* Shares of other values would compare nothing. */
+		if ((err = pp_profile_check_base(ctx, now, old, names)) < 0)
+			goto done;
+	}
 	err = pp_report_check(ctx, old, now, &opts, cfg->rules, cfg->nrules,
 	                      stdout, nbroken);
 	if (err >= 0 && fflush(stdout) != 0)

@@ -43,8 +43,9 @@ static void describe_types(const struct pp_profile *p, char *buf, size_t size)
 	}
 }
 
-static int check_types(struct pp_ctx *ctx, const struct pp_profile *a,
-                       const struct pp_profile *b, const char *const names[2])
+int pp_profile_check_base(struct pp_ctx *ctx, const struct pp_profile *a,
+                          const struct pp_profile *b,
+                          const char *const names[2])
 {
 	char ta[256], tb[256];
 	bool same = a->nsample_types == b->nsample_types;
@@ -131,7 +132,7 @@ int pp_profile_apply_base(struct pp_ctx *ctx, const struct pp_profile *prof,
 	int err;
 
 	*out = NULL;
-	if ((err = check_types(ctx, prof, base, names)) < 0)
+	if ((err = pp_profile_check_base(ctx, prof, base, names)) < 0)
 		return err;
 	ratios = pp_calloc(ctx, nt + 1, sizeof(*ratios));
 	if (!ratios)

@@ -34,6 +34,11 @@ expect_status 2 "bad peek regex"
 expect_err_line '^pprof-c: parsing argument regexp main\(: .*' "bad peek regex"
 expect_no_stdout "bad peek regex"
 
+run list 'main(' "$CPU"
+expect_status 2 "bad list regex"
+expect_err_line '^pprof-c: parsing argument regexp main\(: missing closing parenthesis' "bad list regex"
+expect_no_stdout "bad list regex"
+
 # peek needs its regex.
 run peek
 expect_status 2 "peek without regex"
