@@ -15,9 +15,10 @@
 
 #define MAX_NODELETS 4
 
+/* Go's abs64: the minimum int64 stays itself (negation wraps). */
 static int64_t abs64(int64_t v)
 {
-	return v < 0 ? -v : v;
+	return v < 0 ? (int64_t)(0 - (uint64_t)v) : v;
 }
 
 /* ---- label tags ---------------------------------------------------------- */
@@ -310,6 +311,20 @@ struct degree {
 	uint32_t in, out;
 };
 
+/* Go's int64(score*float64(cum)) + flat on amd64, without C's undefined
+ * behaviour: a NaN or out-of-range float (a diff's negative weights give
+ * log2 of a negative fraction) converts to the minimum int64, and the sum
+ * wraps. */
+static int64_t go_score(double s, int64_t cum, int64_t flat)
+{
+	double v = s * (double)cum;
+	int64_t i = INT64_MIN;
+
+	if (v >= -9223372036854775808.0 && v < 9223372036854775808.0)
+		i = (int64_t)v;
+	return (int64_t)((uint64_t)i + (uint64_t)flat);
+}
+
 static int entropy_sort(struct pp_report *r)
 {
 	const struct pp_graph *g = r->graph;
@@ -337,7 +352,7 @@ static int entropy_sort(struct pp_report *r)
 		s += deg[n].in == 0 ? 1 : edge_entropy(g, n, true, 0);
 		s += deg[n].out == 0 ? 1
 		                     : edge_entropy(g, n, false, node->flat);
-		score[n] = (int64_t)(s * (double)node->cum) + node->flat;
+		score[n] = go_score(s, node->cum, node->flat);
 	}
 	/* Insertion into a merge of sorted runs would be faster; graphs
 	 * here have at most a few thousand nodes after the cut. */
