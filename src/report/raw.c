@@ -180,11 +180,15 @@ static void print_mapping(const struct pp_profile *p, uint32_t i, FILE *out)
 	        m->has_inline_frames ? "[IN]" : "");
 }
 
+#define IDS_MAX (1u << 22)
+
 int pp_report_raw(struct pp_report *r, FILE *out)
 {
 	const struct pp_profile *p = r->prof;
 	struct pp_report__lines str = {0}, num = {0};
 	struct pp_report__out *o = NULL;
+	char *ids = NULL;
+	size_t *id_at = NULL;
 	int err;
 
 	if ((err = pp_report__num_units(r)) < 0)
@@ -214,6 +218,25 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
+	/* Each location's "ID " once: a big profile prints tens of millions
+	 * of them. (Past IDS_MAX locations, digit by digit.) */
+	if (p->nlocations <= IDS_MAX) {
+		id_at = pp_malloc(r->ctx,
+		                  ((size_t)p->nlocations + 1) * sizeof(*id_at));
+		ids = pp_malloc(r->ctx, (size_t)p->nlocations * 21 + 1);
+		if (!id_at || !ids) {
+			err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+			goto done;
+		}
+		id_at[0] = 0;
+		for (uint32_t l = 0; l < p->nlocations; l++) {
+			int n = snprintf(
+			        ids + id_at[l], 22, "%llu ",
+			        (unsigned long long)p->locations[l].id);
+
+			id_at[l + 1] = id_at[l] + (size_t)n;
+		}
+	}
 	o->f = out;
 	o->n = 0;
 	o->failed = false;
@@ -234,6 +257,11 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 		for (uint32_t k = 0; k < smp->loc_count; k++) {
 			uint32_t l = p->sample_locs[smp->loc_first + k];
 
+			if (ids) {
+				pp_report__out_bytes(o, ids + id_at[l],
+				                     id_at[l + 1] - id_at[l]);
+				continue;
+			}
 			pp_report__out_uint(o, p->locations[l].id);
 			pp_report__out_bytes(o, " ", 1);
 		}
@@ -273,6 +301,8 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 done:
 	pp_report__lines_release(r, &str);
 	pp_report__lines_release(r, &num);
+	pp_free(r->ctx, ids);
+	pp_free(r->ctx, id_at);
 	pp_free(r->ctx, o);
 	return err;
 }
