@@ -26,7 +26,7 @@ cd "$ROOT" || exit 2
 tab=$(printf '\t')
 passed=0
 failed=0
-while IFS=$tab read -r name args; do
+while IFS=$tab read -r name args pprof_args; do
 	case $name in '' | '#'*) continue ;; esac
 	ours=$(printf '%s\n' "$args" | sed 's/-traces/-folded/')
 	set -f
