@@ -167,6 +167,9 @@ static const char *node_name(const struct pp_report *r, uint32_t n)
 	return r->name_buf + r->names[n];
 }
 
+/* Zeroed bytes kept after a regex subject (see compute_names). */
+#define REGEX_PAD 64
+
 int pp_report__compute_names(struct pp_report *r)
 {
 	struct pp_graph *g = r->graph;
@@ -188,6 +191,12 @@ int pp_report__compute_names(struct pp_report *r)
 		r->names[n] = used;
 		used += len + 1;
 	}
+	/* Names are regex subjects (peek, list, check), and PCRE2's JIT
+	 * reads whole vectors past a subject's end: defined bytes there. */
+	if ((err = pp_grow(r->ctx, (void **)&r->name_buf, &cap,
+	                   used + REGEX_PAD, 1)) < 0)
+		return err;
+	memset(r->name_buf + used, 0, cap - used);
 	return 0;
 }
 

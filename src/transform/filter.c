@@ -214,7 +214,9 @@ static bool match_function(struct matcher *m, uint32_t f)
 
 		fn = &m->p->functions[f];
 		if (m->simplified) {
-			char buf[4096];
+			/* Zeroed: PCRE2's JIT reads whole vectors, past the
+			 * name's end (memcheck would see undefined bytes). */
+			char buf[4096] = {0};
 
 			pp_transform__simplify(pp_profile_str(m->p, fn->name),
 			                       buf, sizeof(buf));

@@ -221,13 +221,16 @@ static const char *key_value(struct pp_ctx *ctx, const struct pp_profile *p,
 	size_t kl = pp_strtab_len(p->strings, l->key);
 	size_t vl = pp_strtab_len(p->strings, l->str);
 
-	if (kl + vl + 2 > *cap) {
-		char *grown = pp_realloc(ctx, *buf, kl + vl + 2);
+	/* 64 zeroed bytes after it: PCRE2's JIT reads whole vectors past
+	 * a subject's end. */
+	if (kl + vl + 2 + 64 > *cap) {
+		char *grown = pp_realloc(ctx, *buf, kl + vl + 2 + 64);
 
 		if (!grown)
 			return NULL;
+		memset(grown, 0, kl + vl + 2 + 64);
 		*buf = grown;
-		*cap = kl + vl + 2;
+		*cap = kl + vl + 2 + 64;
 	}
 	memcpy(*buf, pp_profile_str(p, l->key), kl);
 	(*buf)[kl] = ':';

@@ -50,7 +50,10 @@ static const char *store_text(struct pp_strtab *t, const char *s, size_t len)
 	if (!c || c->size - c->used < len + 1) {
 		size_t size = len + 1 > CHUNK_MIN ? len + 1 : CHUNK_MIN;
 
-		c = pp_malloc(t->ctx, sizeof(*c) + size);
+		/* Zeroed, with 64 bytes to spare: names are regex subjects,
+		 * and PCRE2's JIT reads whole vectors past a subject's end
+		 * (memcheck would see undefined bytes there). */
+		c = pp_calloc(t->ctx, 1, sizeof(*c) + size + 64);
 		if (!c)
 			return NULL;
 		c->size = size;
