@@ -121,7 +121,7 @@ static int id_of_sub(const uint8_t *data, size_t len, uint64_t *id)
 {
 	/* The id is field 1 of Mapping, Function and Location. */
 	struct pp_wire w = {data, data + len};
-	struct pp_field f;
+	struct pp_field f = {0};
 	int r;
 
 	*id = 0;
@@ -152,7 +152,7 @@ static bool other_fields(const struct decoder *d, int part, struct pp_wire *w)
 static int walk_strings(struct decoder *d)
 {
 	struct pp_wire w = d->top;
-	struct pp_field f;
+	struct pp_field f = {0};
 	uint64_t si = 0;
 	int r;
 
@@ -326,13 +326,13 @@ static int walk_header(struct decoder *d)
 
 static int header_fields(struct decoder *d, struct pp_wire w)
 {
-	struct pp_field f;
+	struct pp_field f = {0};
 	struct pp_profile *p = d->p;
 	int err = 0;
 
 	while (pp_wire_next(&w, &f) > 0) {
 		struct pp_value_type vt;
-		pp_str s;
+		pp_str s = 0;
 
 		switch (f.number) {
 		case F_SAMPLE_TYPE:
@@ -464,7 +464,7 @@ static int add_location(struct decoder *d, const struct pp_field *f,
 static int walk_locations(struct decoder *d)
 {
 	struct pp_wire w;
-	struct pp_field f;
+	struct pp_field f = {0};
 	struct pp_line *lines = NULL;
 	size_t cap_lines = 0;
 	int err = 0;
@@ -487,7 +487,7 @@ static int parse_label(struct decoder *d, const uint8_t *data, size_t len,
                        struct pp_label *out)
 {
 	struct pp_wire w = {data, data + len};
-	struct pp_field f;
+	struct pp_field f = {0};
 	int64_t key = 0, str = 0, unit = 0;
 	int r, err;
 
@@ -618,7 +618,7 @@ static int add_sample(struct decoder *d, struct sample_sink *k,
                       const struct pp_field *sf)
 {
 	struct pp_wire w;
-	struct pp_field f;
+	struct pp_field f = {0};
 	size_t loc_first = k->nlocs, label_first = k->nlabels;
 	size_t nvals = 0, nt = d->p->nsample_types;
 	struct pp_sample *smp;
@@ -690,7 +690,7 @@ static int sample_fields(struct decoder *d, struct sample_sink *k,
                          struct pp_wire w)
 {
 	const uint8_t *unreleased = w.p;
-	struct pp_field f;
+	struct pp_field f = {0};
 	int r, err;
 
 	while ((r = pp_wire_next(&w, &f)) > 0) {
