@@ -17,6 +17,14 @@ struct pp_fn_die {
 	uint32_t parent; /* enclosing function-like DIE, or UINT32_MAX */
 	uint32_t depth;
 	uint64_t entry; /* start of its first range */
+	/* What a frame needs of the DIE, read on first use: following
+	 * abstract origins for the name was a third of the lookup time. */
+	bool described;
+	bool inlined;          /* DW_TAG_inlined_subroutine */
+	bool has_linkage;      /* has DW_AT_linkage_name, possibly by origin */
+	const char *name;      /* linkage name, else plain name; may be NULL */
+	const char *call_file; /* inlined: where the call is */
+	int64_t call_line;
 };
 
 struct pp_fn_range {
