@@ -478,9 +478,12 @@ static int find_symbol(struct pp_ctx *ctx, struct pp_symfile *f, uint64_t addr,
 		const struct pp_sym *y = &f->syms[i];
 		uint64_t end = y->hi;
 
-		/* A sizeless symbol (assembly) reaches the next one. */
+		/* A sizeless symbol (assembly) reaches the next one: it
+		 * holds addr only when no other symbol starts between. */
 		if (end == y->lo)
-			end = lo < f->nsyms ? f->syms[lo].lo : y->lo + 1;
+			end = f->syms[lo - 1].lo != y->lo ? y->lo
+			      : lo < f->nsyms             ? f->syms[lo].lo
+			                                  : y->lo + 1;
 		if (addr < end) {
 			/* the best-ranked symbol starting at this address */
 			while (i > 0 && f->syms[i - 1].lo == y->lo &&

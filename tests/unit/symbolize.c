@@ -165,6 +165,15 @@ static void test_symbolize__symbol_table_fallback(void **state)
 	(void)state;
 	/* _start comes from crt1.o, which has no DWARF: .symtab names it. */
 	expect_chain(s, N "cprog-pie", 0x1265, start, 1);
+	/* The padding after cmp_ulong (0x1350, 0x4f bytes) is no symbol's,
+	 * though frame_dummy (0x1340, sizeless) starts before it: a sizeless
+	 * symbol reaches only as far as the next one. */
+	assert_int_equal(pp_symbolizer_lookup(s, N "cprog-pie", 0x139f, &f, &n),
+	                 0);
+	assert_int_equal(n, 1);
+	assert_null(f[0].name);
+	assert_string_equal(f[0].file, "testdata/gen/native/cprog.c");
+	assert_int_equal(f[0].line, 55);
 	/* Nothing at all is known past the end of the text. */
 	assert_int_equal(
 	        pp_symbolizer_lookup(s, N "cprog-pie", 0x100000, &f, &n), 0);
