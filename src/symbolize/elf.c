@@ -89,6 +89,7 @@ static int open_file(struct pp_symbolizer *s, struct pp_symfile *f)
 {
 	struct pp_ctx *ctx = s->ctx;
 	const unsigned char *bits;
+	void **userdata;
 	GElf_Addr bias, vaddr;
 	GElf_Ehdr eh;
 	Elf *elf;
@@ -107,6 +108,9 @@ static int open_file(struct pp_symbolizer *s, struct pp_symfile *f)
 	dwfl_report_end(f->dwfl, NULL, NULL);
 	if (!f->mod)
 		return fail(ctx, f, dwfl_errmsg(-1));
+	/* For pp_symbolize__find_debuginfo. */
+	dwfl_module_info(f->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	*userdata = s;
 	elf = dwfl_module_getelf(f->mod, &bias);
 	if (!elf || !gelf_getehdr(elf, &eh))
 		return fail(ctx, f, dwfl_errmsg(-1));

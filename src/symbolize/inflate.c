@@ -26,7 +26,7 @@ static const char *const unread[] = {".debug_loc",     ".debug_loclists",
                                      ".debug_frame",   ".debug_macro",
                                      ".debug_macinfo", NULL};
 
-static bool is_unread(const char *name)
+bool pp_symbolize__is_unread(const char *name)
 {
 	for (size_t i = 0; unread[i]; i++)
 		if (strcmp(name, unread[i]) == 0)
@@ -34,31 +34,64 @@ static bool is_unread(const char *name)
 	return false;
 }
 
-/* Inflate one section; 0 with no change when it is not as expected. */
+bool pp_symbolize__zlib_section(Elf *elf, Elf_Scn *scn, GElf_Chdr *ch,
+                                const void **bytes, size_t *len)
+{
+	size_t chsize = gelf_getclass(elf) == ELFCLASS32 ? sizeof(Elf32_Chdr)
+	                                                 : sizeof(Elf64_Chdr);
+	Elf_Data *raw = elf_rawdata(scn, NULL);
+
+	if (!raw || !raw->d_buf || raw->d_size <= chsize ||
+	    !gelf_getchdr(scn, ch) || ch->ch_type != ELFCOMPRESS_ZLIB ||
+	    ch->ch_size == 0 || ch->ch_size / MAX_RATIO > raw->d_size)
+		return false;
+	*bytes = (const char *)raw->d_buf + chsize;
+	*len = raw->d_size - chsize;
+	return true;
+}
+
+int pp_symbolize__inflate_section(struct pp_ctx *ctx, Elf *elf,
+                                  struct libdeflate_decompressor *dec,
+                                  Elf_Scn *scn, void **out, GElf_Chdr *ch)
+{
+	const void *bytes;
+	size_t len, got = 0;
+	void *buf;
+
+	*out = NULL;
+	if (!pp_symbolize__zlib_section(elf, scn, ch, &bytes, &len))
+		return 0;
+	if (!(buf = pp_malloc(ctx, ch->ch_size)))
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	if (libdeflate_zlib_decompress(dec, bytes, len, buf, ch->ch_size,
+	                               &got) != LIBDEFLATE_SUCCESS ||
+	    got != ch->ch_size) {
+		pp_free(ctx, buf);
+		return 0;
+	}
+	*out = buf;
+	return 0;
+}
+
+/* Inflate one section in place; 0 with no change when it is not as
+ * expected. */
 static int inflate_one(struct pp_ctx *ctx, struct pp_symfile *f, Elf *elf,
                        struct libdeflate_decompressor *dec, Elf_Scn *scn,
                        GElf_Shdr *sh)
 {
-	size_t chsize = gelf_getclass(elf) == ELFCLASS32 ? sizeof(Elf32_Chdr)
-	                                                 : sizeof(Elf64_Chdr);
-	Elf_Data *raw = elf_rawdata(scn, NULL), *d;
-	size_t got = 0;
 	GElf_Chdr ch;
+	Elf_Data *d;
 	void *buf;
+	int err;
 
-	if (!raw || !raw->d_buf || raw->d_size <= chsize ||
-	    !gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB ||
-	    ch.ch_size == 0 || ch.ch_size / MAX_RATIO > raw->d_size)
-		return 0;
 	if (pp_grow(ctx, (void **)&f->inflated, &f->cap_inflated,
 	            f->ninflated + 1, sizeof(*f->inflated)) < 0)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
-	if (!(buf = pp_malloc(ctx, ch.ch_size)))
-		return pp_error(ctx, PP_ENOMEM, "out of memory");
-	if (libdeflate_zlib_decompress(dec, (const char *)raw->d_buf + chsize,
-	                               raw->d_size - chsize, buf, ch.ch_size,
-	                               &got) != LIBDEFLATE_SUCCESS ||
-	    got != ch.ch_size || !(d = elf_getdata(scn, NULL))) {
+	if ((err = pp_symbolize__inflate_section(ctx, elf, dec, scn, &buf,
+	                                         &ch)) < 0 ||
+	    !buf)
+		return err;
+	if (!(d = elf_getdata(scn, NULL))) {
 		pp_free(ctx, buf);
 		return 0;
 	}
@@ -108,7 +141,7 @@ int pp_symbolize__inflate_debug(struct pp_ctx *ctx, struct pp_symfile *f,
 		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
 		    strncmp(name, ".debug_", 7) != 0)
 			continue;
-		if (is_unread(name)) {
+		if (pp_symbolize__is_unread(name)) {
 			make_empty(scn, &sh);
 			continue;
 		}

@@ -4,6 +4,8 @@
 
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <libdeflate.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -139,6 +141,34 @@ void pp_symbolize__free_units(struct pp_ctx *ctx, struct pp_symfile *f);
 int pp_symbolize__inflate_debug(struct pp_ctx *ctx, struct pp_symfile *f,
                                 Elf *elf);
 void pp_symbolize__free_inflated(struct pp_ctx *ctx, struct pp_symfile *f);
+/* Sections symbolization never reads (variable locations, call frames,
+ * macros), which are better left empty than inflated. */
+bool pp_symbolize__is_unread(const char *name);
+/* Whether scn is a zlib-compressed section that can be inflated: its
+ * compression header and compressed bytes. */
+bool pp_symbolize__zlib_section(Elf *elf, Elf_Scn *scn, GElf_Chdr *ch,
+                                const void **bytes, size_t *len);
+/* The inflated bytes of scn, a zlib-compressed section (*out: pp_free;
+ * ch: its compression header), or *out NULL when it is not one that can
+ * be inflated. */
+int pp_symbolize__inflate_section(struct pp_ctx *ctx, Elf *elf,
+                                  struct libdeflate_decompressor *dec,
+                                  Elf_Scn *scn, void **out, GElf_Chdr *ch);
+
+/* debugcopy.c: libdwfl's find_debuginfo callback. It finds a separate
+ * debug file as libdwfl's standard one does, and hands libdwfl an
+ * in-memory copy of it with its debug sections inflated as above (module
+ * userdata: the symbolizer). */
+int pp_symbolize__find_debuginfo(Dwfl_Module *mod, void **userdata,
+                                 const char *modname, Dwarf_Addr base,
+                                 const char *file_name,
+                                 const char *debuglink_file,
+                                 GElf_Word debuglink_crc,
+                                 char **debuginfo_file_name);
+/* A descriptor of an anonymous memory file holding in (a 64-bit ELF file)
+ * with its compressed debug sections inflated, or -1 when in has none or
+ * the copy cannot be made. */
+int pp_symbolize__inflated_copy(struct pp_ctx *ctx, Elf *in);
 
 /* dwarf.c: fill s->frames for ELF address addr of f. */
 void pp_symbolize__free_index(struct pp_ctx *ctx, struct pp_symfile *f);

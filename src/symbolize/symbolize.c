@@ -81,7 +81,7 @@ int pp_symbolizer_new(struct pp_ctx *ctx, const struct pp_symbolize_opts *opts,
 	snprintf(s->debuginfo_path, n, ":.debug%s%s:%s", bp[0] ? ":" : "", bp,
 	         dd);
 	s->callbacks.find_elf = dwfl_build_id_find_elf;
-	s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->callbacks.find_debuginfo = pp_symbolize__find_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
 	s->callbacks.debuginfo_path = &s->debuginfo_path;
 	*out = s;

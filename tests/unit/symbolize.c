@@ -3,6 +3,7 @@
  * search paths (build-id layouts, PPROF_BINARY_PATH), demangling, and each
  * problem a binary can have. Expected answers are binutils' (see
  * tests/golden/native/addr2line.tsv). Run from the source root. */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "pprof/symbolize.h"
+#include "symbolize/internal.h"
 
 #define N "testdata/native/"
 
@@ -151,6 +153,95 @@ static void test_symbolize__inline_chains(void **state)
 	expect_chain(s, N "cprog-pie", 0x116a, main_, 1);
 	expect_chain(s, N "cxxprog", 0x1537, lambda, 1);
 	expect_chain(s, N "cxxprog", 0x22ee, feed, 1);
+	pp_symbolizer_free(s);
+}
+
+#define DEBUGZ \
+	N "debugz/.build-id/ed/20ae57f2de60de787317da4036653335205a09.debug"
+
+/* The bytes of section name in the ELF file open as elf. */
+static Elf_Data *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n;
+
+		assert_non_null(gelf_getshdr(scn, sh));
+		n = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (n && strcmp(n, name) == 0)
+			return elf_rawdata(scn, NULL);
+	}
+	fail_msg("no section %s", name);
+	return NULL;
+}
+
+static void test_symbolize__compressed_debug_copy(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	int zfd = open(DEBUGZ, O_RDONLY),
+	    pfd = open(N "debug/cprog-pie.debug", O_RDONLY), copy;
+	Elf *z, *plain, *c;
+	static const char *const kept[] = {".debug_info",     ".debug_abbrev",
+	                                   ".debug_line",     ".debug_str",
+	                                   ".debug_rnglists", ".symtab"};
+
+	(void)state;
+	assert_true(zfd >= 0 && pfd >= 0);
+	elf_version(EV_CURRENT);
+	assert_non_null(z = elf_begin(zfd, ELF_C_READ_MMAP, NULL));
+	assert_non_null(plain = elf_begin(pfd, ELF_C_READ_MMAP, NULL));
+	copy = pp_symbolize__inflated_copy(&ctx, z);
+	assert_true(copy >= 0);
+	assert_non_null(c = elf_begin(copy, ELF_C_READ_MMAP, NULL));
+	/* Each section libdw reads holds, uncompressed, what the
+	 * uncompressed debug file holds. */
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		GElf_Shdr csh, psh;
+		Elf_Data *cd = section_named(c, kept[i], &csh),
+		         *pd = section_named(plain, kept[i], &psh);
+
+		assert_false(csh.sh_flags & SHF_COMPRESSED);
+		assert_int_equal(cd->d_size, pd->d_size);
+		assert_memory_equal(cd->d_buf, pd->d_buf, pd->d_size);
+	}
+	/* Variable locations, never read, are left out. */
+	{
+		GElf_Shdr sh;
+
+		assert_int_equal(
+		        section_named(c, ".debug_loclists", &sh)->d_size, 0);
+	}
+	elf_end(c);
+	close(copy);
+	/* A file with nothing compressed is not copied. */
+	assert_int_equal(pp_symbolize__inflated_copy(&ctx, plain), -1);
+	elf_end(plain);
+	elf_end(z);
+	close(zfd);
+	close(pfd);
+}
+
+static void test_symbolize__compressed_debug_by_build_id(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_symbolize_opts o = PP_SYMBOLIZE_OPTS_INIT;
+	struct pp_symbolizer *s = NULL;
+	char dir[4096];
+	static const struct want mix[] = {
+	        {"mix", "testdata/gen/native/cprog.c", 23},
+	        {"step", "testdata/gen/native/cprog.c", 31},
+	        {"hash_loop", "testdata/gen/native/cprog.c", 38}};
+
+	(void)state;
+	/* The stripped binary's DWARF from a compressed debug file found by
+	 * build-id: the same inline chain as from the binary itself. */
+	assert_non_null(realpath(N "debugz", dir));
+	o.debug_dirs = dir;
+	assert_int_equal(pp_symbolizer_new(&ctx, &o, &s), 0);
+	expect_chain(s, N "cprog-stripped", 0x13cb, mix, 3);
 	pp_symbolizer_free(s);
 }
 
@@ -466,6 +557,8 @@ int main(void)
 	        cmocka_unit_test(test_symbolize__translate_fake_mapping),
 	        cmocka_unit_test(test_symbolize__inline_chains),
 	        cmocka_unit_test(test_symbolize__symbol_table_fallback),
+	        cmocka_unit_test(test_symbolize__compressed_debug_copy),
+	        cmocka_unit_test(test_symbolize__compressed_debug_by_build_id),
 	        cmocka_unit_test(test_symbolize__demangle),
 	        cmocka_unit_test(test_symbolize__opts_parse),
 	        cmocka_unit_test(test_symbolize__build_id_layout),

@@ -48,6 +48,11 @@ f=$(echo "$id" | cut -c3-)
 rm -rf "$OUT/debug/.build-id"
 mkdir -p "$OUT/debug/.build-id/$d"
 ln -s ../../cprog-pie.debug "$OUT/debug/.build-id/$d/$f.debug"
+# The same debug file with zlib-compressed sections, as distributions ship
+# them, by build-id only.
+rm -rf "$OUT/debugz"
+mkdir -p "$OUT/debugz/.build-id/$d"
+objcopy --compress-debug-sections=zlib "$OUT/debug/cprog-pie.debug" "$OUT/debugz/.build-id/$d/$f.debug"
 
 for b in libhot.so cprog-pie cprog-nopie cxxprog cprog-stripped debug/cprog-pie.debug; do
 	printf '%-22s %s\n' "$b" "$(readelf -n "$OUT/$b" 2>/dev/null | sed -n 's/.*Build ID: *//p')"
