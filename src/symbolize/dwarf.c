@@ -46,26 +46,36 @@ static int dm_grow(struct pp_symbolizer *s)
 	return 0;
 }
 
-/*
- * Go prints an instantiated generic function with its type arguments as
- * "[...]" (the runtime's funcNameForPrint: from the first '[' to the last
- * ']'); DWARF has the full shape names. NULL when name has none.
- */
-static char *go_print_name(struct pp_ctx *ctx, const char *name)
+char *pp_symbolize__go_runtime_name(struct pp_ctx *ctx, const char *name)
 {
+	static const char middot[] = "\xc2\xb7";
 	const char *open = strchr(name, '['), *close = strrchr(name, ']');
-	size_t head, tail;
+	size_t len = strlen(name), head = len, o = 0;
 	char *out;
 
 	if (!open || !close || close <= open)
+		open = close = NULL;
+	else
+		head = (size_t)(open - name);
+	if (!open && !strstr(name, middot))
 		return NULL;
-	head = (size_t)(open - name);
-	tail = strlen(close + 1);
-	if (!(out = pp_malloc(ctx, head + sizeof("[...]") + tail)))
+	if (!(out = pp_malloc(ctx, len + sizeof("[...]"))))
 		return NULL;
-	memcpy(out, name, head);
-	memcpy(out + head, "[...]", 5);
-	memcpy(out + head + 5, close + 1, tail + 1);
+	for (size_t i = 0; i < head; i++) {
+		if (name[i] == middot[0] && name[i + 1] == middot[1]) {
+			out[o++] = '.';
+			i++;
+		} else {
+			out[o++] = name[i];
+		}
+	}
+	if (open) {
+		memcpy(out + o, "[...]", 5);
+		o += 5;
+		memcpy(out + o, close + 1, strlen(close + 1));
+		o += strlen(close + 1);
+	}
+	out[o] = '\0';
 	return out;
 }
 
@@ -84,7 +94,8 @@ static int display_name(struct pp_symbolizer *s, const char *name, bool go,
 		return 0;
 	mangled = s->opts.demangle != PP_DEMANGLE_NONE && name[0] == '_' &&
 	          (name[1] == 'Z' || name[1] == 'R');
-	if (!mangled && !(go && strchr(name, '[')))
+	if (!mangled &&
+	    !(go && (strchr(name, '[') || strstr(name, "\xc2\xb7"))))
 		return 0;
 	if ((s->dm_n + 1) * 2 > s->dm_mask + 1 && (err = dm_grow(s)) < 0)
 		return err;
@@ -94,7 +105,7 @@ static int display_name(struct pp_symbolizer *s, const char *name, bool go,
 		j = (j + 1) & s->dm_mask;
 	if (!s->dm_keys[j]) {
 		dm = mangled ? pp_demangle(s->ctx, name, s->opts.demangle)
-		             : go_print_name(s->ctx, name);
+		             : pp_symbolize__go_runtime_name(s->ctx, name);
 		if (!dm && !(dm = pp_strdup(s->ctx, "")))
 			return pp_error(s->ctx, PP_ENOMEM, "out of memory");
 		s->dm_keys[j] = name;

@@ -170,6 +170,14 @@ int pp_symbolize__find_debuginfo(Dwfl_Module *mod, void **userdata,
  * the copy cannot be made. */
 int pp_symbolize__inflated_copy(struct pp_ctx *ctx, Elf *in);
 
+/* dwarf.c: the name Go's runtime gives a function, where its DWARF name
+ * differs: an instantiated generic function prints its type arguments as
+ * "[...]" (the runtime's funcNameForPrint: from the first '[' to the last
+ * ']'), and the linker writes the middle dot of a local type's name
+ * ("newFunc\u00b71", in type..eq functions) as '.'. NULL (pp_free
+ * otherwise) when name has neither, or memory ran out. */
+char *pp_symbolize__go_runtime_name(struct pp_ctx *ctx, const char *name);
+
 /* dwarf.c: fill s->frames for ELF address addr of f. */
 void pp_symbolize__free_index(struct pp_ctx *ctx, struct pp_symfile *f);
 int pp_symbolize__frames(struct pp_symbolizer *s, struct pp_symfile *f,

@@ -331,6 +331,36 @@ static void test_symbolize__demangle(void **state)
 	}
 }
 
+static void test_symbolize__go_runtime_names(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	static const char *const cases[][2] = {
+	        /* as Go's linker and runtime name them */
+	        {"type..eq.runtime/pprof.newFunc\xc2\xb7"
+	         "1",
+	         "type..eq.runtime/pprof.newFunc.1"},
+	        {"main.Map[go.shape.int_0,go.shape.string_1].Get",
+	         "main.Map[...].Get"},
+	        {"main.Set[go.shape.struct { X int }_0].Add.func1",
+	         "main.Set[...].Add.func1"},
+	        {"main.main", NULL},
+	        {"main.open[", NULL},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = pp_symbolize__go_runtime_name(&ctx, cases[i][0]);
+
+		if (cases[i][1]) {
+			assert_non_null(got);
+			assert_string_equal(got, cases[i][1]);
+		} else {
+			assert_null(got);
+		}
+		pp_free(&ctx, got);
+	}
+}
+
 static void test_symbolize__opts_parse(void **state)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
@@ -560,6 +590,7 @@ int main(void)
 	        cmocka_unit_test(test_symbolize__compressed_debug_copy),
 	        cmocka_unit_test(test_symbolize__compressed_debug_by_build_id),
 	        cmocka_unit_test(test_symbolize__demangle),
+	        cmocka_unit_test(test_symbolize__go_runtime_names),
 	        cmocka_unit_test(test_symbolize__opts_parse),
 	        cmocka_unit_test(test_symbolize__build_id_layout),
 	        cmocka_unit_test(test_symbolize__build_id_dir_layout),
