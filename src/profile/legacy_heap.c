@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "profile/legacy.h"
+#include "util/goint.h"
 
 struct header {
 	int64_t v[4]; /* inuse objs, inuse bytes, alloc objs, alloc bytes */
@@ -178,8 +179,8 @@ static void unsample(int64_t *count, int64_t *size, int64_t rate)
 		return;
 	avg = (double)*size / (double)*count;
 	scale = 1 / (1 - exp(-avg / (double)rate));
-	*count = (int64_t)((double)*count * scale);
-	*size = (int64_t)((double)*size * scale);
+	*count = pp_go_int64((double)*count * scale);
+	*size = pp_go_int64((double)*size * scale);
 }
 
 static bool is_map_sentinel(const char *p, const char *end)

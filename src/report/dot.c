@@ -12,15 +12,11 @@
 
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/goint.h"
 #include "util/path.h"
 #include "util/regex.h"
 
 #define MAX_NODELETS 4
-
-static int64_t abs64(int64_t v)
-{
-	return v < 0 ? -v : v;
-}
 
 /* Double quotes and backslashes escaped, newlines made left-justified
  * line breaks (pprof's escapeForDot). */
@@ -245,8 +241,8 @@ static int put_legend(struct pp_report *r, FILE *out)
 		if (r->dropped_nodes > 0) {
 			pp_report__format(
 			        r,
-			        abs64((int64_t)((double)r->total *
-			                        r->opts.nodefraction)),
+			        pp_go_abs64(pp_go_int64((double)r->total *
+			                                r->opts.nodefraction)),
 			        a, sizeof(a));
 			fprintf(mem, "Dropped %u node%s (cum <= %s)\n",
 			        r->dropped_nodes,
@@ -255,8 +251,8 @@ static int put_legend(struct pp_report *r, FILE *out)
 		if (r->dropped_edges > 0) {
 			pp_report__format(
 			        r,
-			        abs64((int64_t)((double)r->total *
-			                        r->opts.edgefraction)),
+			        pp_go_abs64(pp_go_int64((double)r->total *
+			                                r->opts.edgefraction)),
 			        a, sizeof(a));
 			fprintf(mem, "Dropped %u edge%s (freq <= %s)\n",
 			        r->dropped_edges,
@@ -305,7 +301,7 @@ static void put_node(struct pp_report *r, struct shortener *sh, uint32_t n,
 	int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
 	char fs[64], cs[64], color[16], fill[16];
 	int font = 8;
-	double score = (double)cum / (double)abs64(r->total);
+	double score = (double)cum / (double)pp_go_abs64(r->total);
 
 	pp_report__format(r, flat, fs, sizeof(fs));
 	memcpy(cs, fs, sizeof(cs));
@@ -325,8 +321,9 @@ static void put_node(struct pp_report *r, struct shortener *sh, uint32_t n,
 		put_pct(out, cum, r->total);
 		fputc(')', out);
 	}
-	if (max_flat != 0 && flat != 0 && (double)abs64(flat) <= max_flat)
-		font += (int)ceil(16.0 * sqrt((double)abs64(flat) / max_flat));
+	if (max_flat != 0 && flat != 0 && (double)pp_go_abs64(flat) <= max_flat)
+		font += (int)ceil(16.0 *
+		                  sqrt((double)pp_go_abs64(flat) / max_flat));
 	dot_color(score, false, color, sizeof(color));
 	dot_color(score, true, fill, sizeof(fill));
 	fprintf(out, "\" id=\"node%u\" fontsize=%d shape=box tooltip=\"", id,
@@ -353,9 +350,9 @@ static bool tag_before(const struct pp_visual_tags *vt,
                        const struct pp_visual_tag *y, bool flat_tags)
 {
 	if (!flat_tags && x->cum != y->cum)
-		return abs64(x->cum) > abs64(y->cum);
+		return pp_go_abs64(x->cum) > pp_go_abs64(y->cum);
 	if (x->flat != y->flat)
-		return abs64(x->flat) > abs64(y->flat);
+		return pp_go_abs64(x->flat) > pp_go_abs64(y->flat);
 	return strcmp(pp_strtab_get(vt->strings,
 	                            x->name == PP_NONE ? x->label : x->name),
 	              pp_strtab_get(vt->strings,
@@ -421,11 +418,11 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 
 		if (i >= ng) {
 			const struct pp_visual_tag *seed = &vt->tags[v[0]];
-			int64_t d = abs64(seed->value - t->value);
+			int64_t d = pp_go_abs64(seed->value - t->value);
 
 			for (uint32_t k = 1; k < ng; k++) {
-				int64_t nd =
-				        abs64(vt->tags[v[k]].value - t->value);
+				int64_t nd = pp_go_abs64(vt->tags[v[k]].value -
+				                         t->value);
 
 				if (nd < d) {
 					g = k;
@@ -482,10 +479,11 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 			bool before;
 
 			if (!flat_tags && x.sort_cum != y->sort_cum)
-				before = abs64(x.sort_cum) > abs64(y->sort_cum);
+				before = pp_go_abs64(x.sort_cum) >
+				         pp_go_abs64(y->sort_cum);
 			else if (x.sort_flat != y->sort_flat)
-				before = abs64(x.sort_flat) >
-				         abs64(y->sort_flat);
+				before = pp_go_abs64(x.sort_flat) >
+				         pp_go_abs64(y->sort_flat);
 			else
 				before = strcmp(x.name, y->name) < 0;
 			if (!before)
@@ -599,8 +597,8 @@ static void put_edge(struct pp_report *r, uint32_t e, const uint32_t *id,
 			fprintf(out, " weight=%lld", (long long)weight + 1);
 		if (width + 1 > 1)
 			fprintf(out, " penwidth=%lld", (long long)width + 1);
-		dot_color((double)w / (double)abs64(r->total), false, color,
-		          sizeof(color));
+		dot_color((double)w / (double)pp_go_abs64(r->total), false,
+		          color, sizeof(color));
 		fprintf(out, " color=\"%s\"", color);
 	}
 	for (int k = 0; k < 2; k++) {
@@ -646,9 +644,10 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	max_flat = (double)abs64(pp_node_flat(&g->nodes[r->order[0]]));
+	max_flat = (double)pp_go_abs64(pp_node_flat(&g->nodes[r->order[0]]));
 	for (uint32_t i = 0; i < r->norder; i++) {
-		double f = (double)abs64(pp_node_flat(&g->nodes[r->order[i]]));
+		double f = (double)pp_go_abs64(
+		        pp_node_flat(&g->nodes[r->order[i]]));
 
 		id[r->order[i]] = i + 1;
 		if (f > max_flat)

@@ -14,6 +14,7 @@
 
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/goint.h"
 #include "util/path.h"
 
 #define WIDTH 1200.0
@@ -35,11 +36,6 @@ struct flame {
 	uint32_t height;
 	const char *unit; /* -unit for the labels */
 };
-
-static int64_t abs64(int64_t v)
-{
-	return v < 0 ? -v : v;
-}
 
 /* The width a frame gets: the new profile's value in a diff, where the
  * base's samples are negated and carried apart (pprof/tree.h). */
@@ -88,11 +84,11 @@ static void frame_colour(const struct flame *f, const struct pp_tree_node *n,
 		/* flamegraph.pl's difffolded colours: red grew, blue shrank,
 		 * the deeper the more. */
 		int64_t delta = n->total;
-		int v = f->maxdelta
-		                ? (int)(210.0 *
-		                        (double)(f->maxdelta - abs64(delta)) /
-		                        (double)f->maxdelta)
-		                : 210;
+		int v = f->maxdelta ? (int)(210.0 *
+		                            (double)(f->maxdelta -
+		                                     pp_go_abs64(delta)) /
+		                            (double)f->maxdelta)
+		                    : 210;
 
 		if (delta > 0)
 			snprintf(buf, size, "rgb(255,%d,%d)", v, v);
@@ -152,8 +148,8 @@ static void emit(const struct flame *f, const struct pp_tree_node *n,
 	if (f->diff && !merged) {
 		char d[64];
 
-		pp_scaled_label(abs64(n->total), f->r->sample_unit, f->unit, d,
-		                sizeof(d));
+		pp_scaled_label(pp_go_abs64(n->total), f->r->sample_unit,
+		                f->unit, d, sizeof(d));
 		fprintf(f->out, "; %s%s vs base", n->total < 0 ? "-" : "+", d);
 	}
 	fprintf(f->out,
@@ -306,8 +302,8 @@ int pp_report_flame(struct pp_report *r, FILE *out)
 	f.diff = f.t->has_base;
 	f.root = frame_value(&f, 0);
 	for (uint32_t i = 1; f.diff && i < f.t->nnodes; i++)
-		if (abs64(f.t->nodes[i].total) > f.maxdelta)
-			f.maxdelta = abs64(f.t->nodes[i].total);
+		if (pp_go_abs64(f.t->nodes[i].total) > f.maxdelta)
+			f.maxdelta = pp_go_abs64(f.t->nodes[i].total);
 	f.scale = f.root > 0 ? (WIDTH - 2 * PAD) / (double)f.root : 0;
 	f.height = TOP + BOTTOM + (f.t->max_depth + 1) * FRAME_H;
 	header(&f);

@@ -8,13 +8,9 @@
 #include "graph/internal.h"
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/goint.h"
 #include "util/path.h"
 #include "util/regex.h"
-
-static int64_t abs64(int64_t v)
-{
-	return v < 0 ? -v : v;
-}
 
 int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                   const struct pp_report_opts *opts, struct pp_report **out)
@@ -108,7 +104,7 @@ int64_t pp_report__total(const struct pp_report *r)
 
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const int64_t *v = p->values + (size_t)s * nt;
-		int64_t x = abs64(v[r->sample_index]);
+		int64_t x = pp_go_abs64(v[r->sample_index]);
 		int64_t d = r->opts.mean ? v[0] : 0;
 
 		total += x;
@@ -139,7 +135,7 @@ void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
                        size_t size)
 {
 	if (r->ratio > 0 && r->ratio != 1)
-		v = (int64_t)((double)v * r->ratio);
+		v = pp_go_int64((double)v * r->ratio);
 	pp_scaled_label(v, r->sample_unit, r->output_unit, buf, size);
 }
 
@@ -236,14 +232,14 @@ static int compare_nodes(const struct pp_report *r, uint32_t a, uint32_t b,
 	int c;
 	char sa[1024], sb[1024];
 
-	x = abs64(cum ? na->cum : na->flat);
-	y = abs64(cum ? nb->cum : nb->flat);
+	x = pp_go_abs64(cum ? na->cum : na->flat);
+	y = pp_go_abs64(cum ? nb->cum : nb->flat);
 	if (x != y)
 		return x > y ? -1 : 1;
 	if ((c = strcmp(node_name(r, a), node_name(r, b))) != 0)
 		return c;
-	x = abs64(cum ? na->flat : na->cum);
-	y = abs64(cum ? nb->flat : nb->cum);
+	x = pp_go_abs64(cum ? na->flat : na->cum);
+	y = pp_go_abs64(cum ? nb->flat : nb->cum);
 	if (x != y)
 		return x > y ? -1 : 1;
 	info_string(r, na, sa, sizeof(sa));
@@ -322,7 +318,7 @@ static uint32_t trim_edges(struct pp_report *r, int64_t edge_cutoff)
 	for (uint32_t e = 0; e < g->nedges; e++) {
 		struct pp_edge *edge = &g->edges[e];
 
-		if (abs64(edge->weight) < edge_cutoff) {
+		if (pp_go_abs64(edge->weight) < edge_cutoff) {
 			dropped++;
 			continue;
 		}
@@ -345,18 +341,18 @@ void pp_report__select_output_unit(struct pp_report *r)
 		return;
 	for (uint32_t i = 0; i < r->norder; i++) {
 		const struct pp_node *n = &g->nodes[r->order[i]];
-		int64_t m = abs64(pp_node_flat(n));
+		int64_t m = pp_go_abs64(pp_node_flat(n));
 
 		if (m == 0)
-			m = abs64(pp_node_cum(n));
+			m = pp_go_abs64(pp_node_cum(n));
 		if (m > 0 && (min_value == 0 || m < min_value))
 			min_value = m;
 	}
 	if (min_value == 0)
 		min_value = max_value;
 	if (r->ratio > 0 && r->ratio != 1) {
-		min_value = (int64_t)((double)min_value * r->ratio);
-		max_value = (int64_t)((double)max_value * r->ratio);
+		min_value = pp_go_int64((double)min_value * r->ratio);
+		max_value = pp_go_int64((double)max_value * r->ratio);
 	}
 	pp_scale(min_value, r->sample_unit, "minimum", &min_unit);
 	pp_scale(max_value, r->sample_unit, "minimum", &max_unit);
@@ -489,8 +485,10 @@ void pp_report__cutoffs(const struct pp_report *r, double nodefraction,
 			continue;
 		flat_total += node->flat;
 	}
-	*node_cutoff = abs64((int64_t)((double)flat_total * nodefraction));
-	*edge_cutoff = abs64((int64_t)((double)flat_total * edgefraction));
+	*node_cutoff =
+	        pp_go_abs64(pp_go_int64((double)flat_total * nodefraction));
+	*edge_cutoff =
+	        pp_go_abs64(pp_go_int64((double)flat_total * edgefraction));
 }
 
 uint32_t pp_report__keep_over(struct pp_report *r, int64_t node_cutoff)
@@ -502,7 +500,7 @@ uint32_t pp_report__keep_over(struct pp_report *r, int64_t node_cutoff)
 	for (uint32_t i = 0; i < r->norder; i++) {
 		uint32_t n = r->order[i];
 
-		if (abs64(g->nodes[n].cum) >= node_cutoff) {
+		if (pp_go_abs64(g->nodes[n].cum) >= node_cutoff) {
 			r->kept[n] = true;
 			nkept++;
 		}
@@ -725,8 +723,8 @@ void pp_report__print_labels(const struct pp_report *r, FILE *out)
 		if (r->dropped_nodes > 0) {
 			pp_report__format(
 			        r,
-			        llabs((long long)((double)r->total *
-			                          r->opts.nodefraction)),
+			        pp_go_abs64(pp_go_int64((double)r->total *
+			                                r->opts.nodefraction)),
 			        a, sizeof(a));
 			fprintf(out, "Dropped %u node%s (cum <= %s)\n",
 			        r->dropped_nodes,

@@ -10,6 +10,7 @@
 
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/goint.h"
 
 struct tag_value {
 	char *name;
@@ -23,17 +24,13 @@ struct tag_key {
 	int64_t total;
 };
 
-static int64_t abs64(int64_t v)
-{
-	return v < 0 ? -v : v;
-}
-
 static int cmp_value(const void *a, const void *b)
 {
 	const struct tag_value *x = a, *y = b;
 
-	if (x->value != y->value && abs64(x->value) != abs64(y->value))
-		return abs64(x->value) > abs64(y->value) ? -1 : 1;
+	if (x->value != y->value &&
+	    pp_go_abs64(x->value) != pp_go_abs64(y->value))
+		return pp_go_abs64(x->value) > pp_go_abs64(y->value) ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 

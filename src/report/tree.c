@@ -7,6 +7,7 @@
 
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/goint.h"
 #include "util/regex.h"
 
 #define SEPARATOR                                                              \
@@ -15,11 +16,6 @@
 #define LEGEND                                                                 \
 	"      flat  flat%   sum%        cum   cum%   calls calls% + context " \
 	"\t \t "
-
-static int64_t abs64(int64_t v)
-{
-	return v < 0 ? -v : v;
-}
 
 /* Edges of each node, in and out, as ranges of one index array. */
 struct adjacency {
@@ -39,7 +35,7 @@ static int adjacency_build(const struct pp_report *r, struct adjacency *a)
 	if (!a->in_first || !a->out_first || !a->in || !a->out)
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 	for (uint32_t e = 0; e < g->nedges; e++) {
-		if (abs64(g->edges[e].weight) < r->edge_cutoff)
+		if (pp_go_abs64(g->edges[e].weight) < r->edge_cutoff)
 			continue;
 		a->in_first[g->edges[e].dst + 1]++;
 		a->out_first[g->edges[e].src + 1]++;
@@ -51,7 +47,7 @@ static int adjacency_build(const struct pp_report *r, struct adjacency *a)
 	/* Fill forward, each start advancing to its end, then shift the
 	 * starts back into place. */
 	for (uint32_t e = 0; e < g->nedges; e++) {
-		if (abs64(g->edges[e].weight) < r->edge_cutoff)
+		if (pp_go_abs64(g->edges[e].weight) < r->edge_cutoff)
 			continue;
 		a->in[a->in_first[g->edges[e].dst]++] = e;
 		a->out[a->out_first[g->edges[e].src]++] = e;
@@ -78,8 +74,9 @@ static int compare_edges(const struct pp_report *r, uint32_t x, uint32_t y)
 	const struct pp_edge *a = &r->graph->edges[x], *b = &r->graph->edges[y];
 	int c;
 
-	if (a->weight != b->weight && abs64(a->weight) != abs64(b->weight))
-		return abs64(a->weight) > abs64(b->weight) ? -1 : 1;
+	if (a->weight != b->weight &&
+	    pp_go_abs64(a->weight) != pp_go_abs64(b->weight))
+		return pp_go_abs64(a->weight) > pp_go_abs64(b->weight) ? -1 : 1;
 	if ((c = strcmp(pp_report__node_name(r, a->src),
 	                pp_report__node_name(r, b->src))) != 0)
 		return c;

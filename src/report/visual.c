@@ -12,14 +12,9 @@
 
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/goint.h"
 
 #define MAX_NODELETS 4
-
-/* Go's abs64: the minimum int64 stays itself (negation wraps). */
-static int64_t abs64(int64_t v)
-{
-	return v < 0 ? (int64_t)(0 - (uint64_t)v) : v;
-}
 
 /* ---- label tags ---------------------------------------------------------- */
 
@@ -269,7 +264,8 @@ static void trim_tags(struct pp_report *r, int64_t cutoff)
 	for (uint32_t t = 0; t < r->tags->ntags; t++) {
 		struct pp_visual_tag *tag = &r->tags->tags[t];
 
-		if (abs64(tag->flat) < cutoff && abs64(tag->cum) < cutoff)
+		if (pp_go_abs64(tag->flat) < cutoff &&
+		    pp_go_abs64(tag->cum) < cutoff)
 			tag->dead = true;
 	}
 }
@@ -286,7 +282,7 @@ static double edge_entropy(const struct pp_graph *g, uint32_t n, bool in,
 		const struct pp_edge *ed = &g->edges[e];
 
 		if ((in ? ed->dst : ed->src) == n && ed->weight > 0)
-			total += abs64(ed->weight);
+			total += pp_go_abs64(ed->weight);
 	}
 	if (total == 0)
 		return 0;
@@ -294,13 +290,14 @@ static double edge_entropy(const struct pp_graph *g, uint32_t n, bool in,
 		const struct pp_edge *ed = &g->edges[e];
 
 		if ((in ? ed->dst : ed->src) == n) {
-			double frac = (double)abs64(ed->weight) / (double)total;
+			double frac =
+			        (double)pp_go_abs64(ed->weight) / (double)total;
 
 			score += -frac * log2(frac);
 		}
 	}
 	if (self > 0) {
-		double frac = (double)abs64(self) / (double)total;
+		double frac = (double)pp_go_abs64(self) / (double)total;
 
 		score += -frac * log2(frac);
 	}
@@ -317,12 +314,8 @@ struct degree {
  * wraps. */
 static int64_t go_score(double s, int64_t cum, int64_t flat)
 {
-	double v = s * (double)cum;
-	int64_t i = INT64_MIN;
-
-	if (v >= -9223372036854775808.0 && v < 9223372036854775808.0)
-		i = (int64_t)v;
-	return (int64_t)((uint64_t)i + (uint64_t)flat);
+	return (int64_t)((uint64_t)pp_go_int64(s * (double)cum) +
+	                 (uint64_t)flat);
 }
 
 static int entropy_sort(struct pp_report *r)
@@ -368,18 +361,23 @@ static int entropy_sort(struct pp_report *r)
 				uint32_t a = r->order[i], b = r->order[j];
 				int c;
 
-				if (abs64(score[a]) != abs64(score[b]))
-					c = abs64(score[b]) > abs64(score[a])
+				if (pp_go_abs64(score[a]) !=
+				    pp_go_abs64(score[b]))
+					c = pp_go_abs64(score[b]) >
+					                    pp_go_abs64(
+					                            score[a])
 					            ? 1
 					            : -1;
 				else if ((c = strcmp(pp_report__node_name(r, b),
 				                     pp_report__node_name(
 				                             r, a))) == 0) {
-					if (abs64(g->nodes[a].flat) !=
-					    abs64(g->nodes[b].flat))
-						c = abs64(g->nodes[b].flat) >
-						                    abs64(g->nodes[a]
-						                                  .flat)
+					if (pp_go_abs64(g->nodes[a].flat) !=
+					    pp_go_abs64(g->nodes[b].flat))
+						c = pp_go_abs64(
+						            g->nodes[b].flat) >
+						                    pp_go_abs64(
+						                            g->nodes[a]
+						                                    .flat)
 						            ? 1
 						            : -1;
 					else
@@ -450,7 +448,7 @@ static uint32_t trim_edges(struct pp_report *r, int64_t cutoff)
 
 	for (uint32_t e = 0; e < r->graph->nedges; e++) {
 		if (!r->edge_dead[e] &&
-		    abs64(r->graph->edges[e].weight) < cutoff) {
+		    pp_go_abs64(r->graph->edges[e].weight) < cutoff) {
 			r->edge_dead[e] = true;
 			dropped++;
 		}
@@ -477,7 +475,7 @@ int pp_report__edge_cmp(const struct pp_report *r, uint32_t a, uint32_t b)
 	int c;
 
 	if (x->weight != y->weight)
-		return abs64(x->weight) > abs64(y->weight) ? -1 : 1;
+		return pp_go_abs64(x->weight) > pp_go_abs64(y->weight) ? -1 : 1;
 	if ((c = strcmp(pp_report__node_name(r, x->src),
 	                pp_report__node_name(r, y->src))) != 0)
 		return c;

@@ -1,0 +1,27 @@
+/*
+ * Go's integer arithmetic where pprof's results depend on it, without C's
+ * undefined behaviour. pprof converts float64 results to int64 (Go on
+ * amd64 gives the minimum int64 for NaN and out-of-range values) and
+ * negates int64 values (wrapping, so the minimum stays itself); hostile or
+ * extreme inputs reach both, and the fuzzers found them.
+ */
+#ifndef PP_UTIL_GOINT_H
+#define PP_UTIL_GOINT_H
+
+#include <stdint.h>
+
+/* int64(v) as Go computes it on amd64. */
+static inline int64_t pp_go_int64(double v)
+{
+	if (v >= -9223372036854775808.0 && v < 9223372036854775808.0)
+		return (int64_t)v;
+	return INT64_MIN;
+}
+
+/* |v| in Go's wrapping int64 arithmetic. */
+static inline int64_t pp_go_abs64(int64_t v)
+{
+	return v < 0 ? (int64_t)(0 - (uint64_t)v) : v;
+}
+
+#endif
