@@ -84,11 +84,14 @@ static void frame_colour(const struct flame *f, const struct pp_tree_node *n,
 		/* flamegraph.pl's difffolded colours: red grew, blue shrank,
 		 * the deeper the more. */
 		int64_t delta = n->total;
-		int v = f->maxdelta ? (int)(210.0 *
-		                            (double)(f->maxdelta -
-		                                     pp_go_abs64(delta)) /
-		                            (double)f->maxdelta)
-		                    : 210;
+		/* In double and clamped: a hostile profile's minimum int64
+		 * has no positive absolute value. */
+		double d = f->maxdelta ? 210.0 *
+		                                 ((double)f->maxdelta -
+		                                  (double)pp_go_abs64(delta)) /
+		                                 (double)f->maxdelta
+		                       : 210.0;
+		int v = d > 0 ? (d < 210 ? (int)d : 210) : 0;
 
 		if (delta > 0)
 			snprintf(buf, size, "rgb(255,%d,%d)", v, v);
