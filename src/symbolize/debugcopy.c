@@ -99,14 +99,16 @@ static int write_copy(struct pp_ctx *ctx, Elf *in, int fd)
 			sh->sh_size = 0;
 		} else if (pp_symbolize__zlib_section(in, scn, &ch,
 		                                      &moved[nmoved].bytes,
-		                                      &moved[nmoved].len)) {
+		                                      &moved[nmoved].len) &&
+		           ch.ch_addralign <= 4096 &&
+		           (ch.ch_addralign & (ch.ch_addralign - 1)) == 0) {
 			moved[nmoved++].index = i;
 			sh->sh_offset = align_up(end, ch.ch_addralign);
 			sh->sh_size = ch.ch_size;
 			sh->sh_addralign = ch.ch_addralign;
 			end = sh->sh_offset + ch.ch_size;
 		} else {
-			continue; /* left for libelf to inflate */
+			continue; /* left for libelf to inflate (or refuse) */
 		}
 		sh->sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
 		changed[i] = true;
