@@ -59,6 +59,15 @@ void pp_fetch_url_release(struct pp_ctx *ctx, struct pp_fetch_url *u);
 /* True if pp_fetch_adjust_url would take source for a URL. */
 bool pp_fetch_is_url(const char *source);
 
+/* True if source starts as a URL (http://, https://, https+insecure://),
+ * whether or not it is a valid one. */
+bool pp_fetch_looks_like_url(const char *source);
+
+/* A copy of text (pp_free) with the userinfo of every URL in it
+ * ("user:password@" after "://") left out, for messages; NULL when memory
+ * runs out. */
+char *pp_fetch_redact(struct pp_ctx *ctx, const char *text);
+
 /* Progress lines, without a newline. */
 typedef void (*pp_fetch_progress_fn)(void *data, const char *msg);
 

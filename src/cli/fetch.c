@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/fetch.h"
 #include "pprof/fetch.h"
@@ -34,6 +35,20 @@ static void progress(void *data, const char *msg)
 	fprintf(stderr, "%s\n", msg);
 }
 
+/* A source that starts as a URL but is none: said so, without the
+ * credentials it may hold, rather than "no such file". */
+static int malformed_url(struct pp_ctx *ctx, const char *source)
+{
+	char *shown = pp_fetch_redact(ctx, source);
+	int err;
+
+	if (!shown)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	err = pp_error(ctx, PP_EUSAGE, "%s: malformed URL", shown);
+	pp_free(ctx, shown);
+	return err;
+}
+
 int pp_cli_open_sources(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                         const char *const *sources, size_t n,
                         struct pp_profile **profs, bool *remote)
@@ -48,6 +63,9 @@ int pp_cli_open_sources(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	for (size_t i = 0; i < n; i++) {
 		if (pp_fetch_is_url(sources[i]))
 			nurls++;
+		else if (pp_fetch_looks_like_url(sources[i]) &&
+		         access(sources[i], F_OK) != 0)
+			return malformed_url(ctx, sources[i]);
 		else if ((err = pp_source_open(ctx, sources[i], &profs[i])) < 0)
 			return err;
 	}

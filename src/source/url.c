@@ -2,9 +2,11 @@
  * Which sources are URLs, and the URL fetched: pprof's adjustURL, with Go's
  * net/url parsing and printing as far as pprof's behaviour depends on them.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pprof/fetch.h"
 
@@ -669,9 +671,14 @@ int pp_fetch_adjust_url(struct pp_ctx *ctx, const char *source, int seconds,
 		rc = pp_error(ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
+	/* Credentials are never shown, even where pprof's reading of a
+	 * malformed URL leaves them in the path (http://http://u:p@h/). */
+	if (!(out->shown = pp_fetch_redact(ctx, shown.s))) {
+		rc = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
 	out->url = url.s;
-	out->shown = shown.s;
-	url.s = shown.s = NULL;
+	url.s = NULL;
 	out->seconds = seconds > 0 ? seconds : 0;
 	if (timeout > 0)
 		out->timeout_ms = timeout * 1000L;
@@ -686,6 +693,43 @@ done:
 	pp_free(ctx, query.s);
 	pp_free(ctx, buf);
 	return rc;
+}
+
+char *pp_fetch_redact(struct pp_ctx *ctx, const char *text)
+{
+	size_t n = strlen(text), o = 0;
+	char *out = pp_malloc(ctx, n + 1);
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		size_t end, at = SIZE_MAX;
+
+		out[o++] = text[i++];
+		if (i < 3 || memcmp(text + i - 3, "://", 3) != 0)
+			continue;
+		/* An authority's userinfo ends at its last '@'. */
+		for (end = i; end < n && !strchr("/?#", text[end]) &&
+		              !isspace((unsigned char)text[end]);
+		     end++)
+			if (text[end] == '@')
+				at = end;
+		if (at != SIZE_MAX)
+			i = at + 1;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+bool pp_fetch_looks_like_url(const char *source)
+{
+	static const char *const schemes[] = {"http://", "https://",
+	                                      "https+insecure://"};
+
+	for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++)
+		if (strncasecmp(source, schemes[i], strlen(schemes[i])) == 0)
+			return true;
+	return false;
 }
 
 void pp_fetch_url_release(struct pp_ctx *ctx, struct pp_fetch_url *u)

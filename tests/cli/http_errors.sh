@@ -104,6 +104,20 @@ for url in "http://user:secret@$ADDR/auth" "user:secret@$ADDR/auth" \
 	else ok; fi
 	rm -rf "$PPROF_TMPDIR"
 done
+# A source that starts as a URL but is not one: said so (usage, 2), with
+# no password, rather than "no such file"; one pprof reads as a path
+# after "http://" (its adjustURL) is fetched as such, still unprinted.
+for url in "https://user:secret@ho%st/" "http://user:sec%zzret@$ADDR/"; do
+	run top "$url"
+	expect_status 2 "malformed $url"
+	if grep -q secret "$TMP/err" || ! grep -q ': malformed URL$' "$TMP/err"; then
+		bad "malformed $url: $(cat "$TMP/err")"
+	else ok; fi
+done
+run top -timeout=2 "http://user:secret@[bad/debug/pprof/heap"
+expect_status 1 "pprof's reading of a bad host"
+grep -q secret "$TMP/err" && bad "a password was printed: $(cat "$TMP/err")" || ok
+rm -rf "$PPROF_TMPDIR"
 run top "http://user:secret@$ADDR/auth"
 expect_status 0 "credentials sent"
 "$PPROF_C" top "$GOOD" >"$TMP/want" 2>/dev/null

@@ -171,6 +171,42 @@ static void test_fetch__credentials_never_shown(void **state)
 	pp_fetch_url_release(&ctx, &u);
 }
 
+static void test_fetch__credentials_never_shown_malformed(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_fetch_url u;
+	static const char *const redacted[][2] = {
+	        {"http://u:p@h/x", "http://h/x"},
+	        {"http://http://u:p@[bad/x", "http://http://[bad/x"},
+	        {"see https://a@b@h:1/?q=u@v and ftp://x:y@z",
+	         "see https://h:1/?q=u@v and ftp://z"},
+	        {"http://h/u:p@x", "http://h/u:p@x"},
+	        {"no url u:p@h", "no url u:p@h"},
+	        {"://@", "://"},
+	        {"", ""},
+	};
+	char *r;
+
+	(void)state;
+	/* pprof's reading of a URL it cannot parse puts "http://" before it,
+	 * which leaves the credentials in the path: still not shown. */
+	assert_int_equal(pp_fetch_adjust_url(&ctx, "http://user:secret@[bad/x",
+	                                     0, 0, &u),
+	                 1);
+	assert_non_null(strstr(u.url, "secret"));
+	assert_null(strstr(u.shown, "secret"));
+	pp_fetch_url_release(&ctx, &u);
+	for (size_t i = 0; i < sizeof(redacted) / sizeof(redacted[0]); i++) {
+		assert_non_null(r = pp_fetch_redact(&ctx, redacted[i][0]));
+		assert_string_equal(r, redacted[i][1]);
+		pp_free(&ctx, r);
+	}
+	assert_true(pp_fetch_looks_like_url("HTTPS://h%zz/"));
+	assert_true(pp_fetch_looks_like_url("https+insecure://h/"));
+	assert_false(pp_fetch_looks_like_url("httpx://h/"));
+	assert_false(pp_fetch_looks_like_url("cpu.pb.gz"));
+}
+
 static void test_fetch__local_and_insecure(void **state)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
@@ -433,6 +469,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_fetch__adjust_url_as_go),
 	        cmocka_unit_test(test_fetch__credentials_never_shown),
+	        cmocka_unit_test(test_fetch__credentials_never_shown_malformed),
 	        cmocka_unit_test(test_fetch__local_and_insecure),
 	        cmocka_unit_test(test_fetch__unsupported_scheme),
 	        cmocka_unit_test(test_fetch__adjust_url_allocation_failures),
