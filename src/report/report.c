@@ -228,20 +228,15 @@ static int compare_nodes(const struct pp_report *r, uint32_t a, uint32_t b,
 {
 	const struct pp_node *na = &r->graph->nodes[a],
 	                     *nb = &r->graph->nodes[b];
-	int64_t x, y;
 	int c;
 	char sa[1024], sb[1024];
 
-	x = pp_go_abs64(cum ? na->cum : na->flat);
-	y = pp_go_abs64(cum ? nb->cum : nb->flat);
-	if (x != y)
-		return x > y ? -1 : 1;
-	if ((c = strcmp(node_name(r, a), node_name(r, b))) != 0)
+	if ((c = pp_go_abs_cmp_desc(cum ? na->cum : na->flat,
+	                            cum ? nb->cum : nb->flat)) != 0 ||
+	    (c = strcmp(node_name(r, a), node_name(r, b))) != 0 ||
+	    (c = pp_go_abs_cmp_desc(cum ? na->flat : na->cum,
+	                            cum ? nb->flat : nb->cum)) != 0)
 		return c;
-	x = pp_go_abs64(cum ? na->flat : na->cum);
-	y = pp_go_abs64(cum ? nb->flat : nb->cum);
-	if (x != y)
-		return x > y ? -1 : 1;
 	info_string(r, na, sa, sizeof(sa));
 	info_string(r, nb, sb, sizeof(sb));
 	return strcmp(sa, sb);

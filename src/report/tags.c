@@ -27,11 +27,9 @@ struct tag_key {
 static int cmp_value(const void *a, const void *b)
 {
 	const struct tag_value *x = a, *y = b;
+	int c = pp_go_abs_cmp_desc(x->value, y->value);
 
-	if (x->value != y->value &&
-	    pp_go_abs64(x->value) != pp_go_abs64(y->value))
-		return pp_go_abs64(x->value) > pp_go_abs64(y->value) ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return c ? c : strcmp(x->name, y->name);
 }
 
 static int cmp_key(const void *a, const void *b)

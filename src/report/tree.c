@@ -74,9 +74,8 @@ static int compare_edges(const struct pp_report *r, uint32_t x, uint32_t y)
 	const struct pp_edge *a = &r->graph->edges[x], *b = &r->graph->edges[y];
 	int c;
 
-	if (a->weight != b->weight &&
-	    pp_go_abs64(a->weight) != pp_go_abs64(b->weight))
-		return pp_go_abs64(a->weight) > pp_go_abs64(b->weight) ? -1 : 1;
+	if ((c = pp_go_abs_cmp_desc(a->weight, b->weight)) != 0)
+		return c;
 	if ((c = strcmp(pp_report__node_name(r, a->src),
 	                pp_report__node_name(r, b->src))) != 0)
 		return c;

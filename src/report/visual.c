@@ -318,6 +318,22 @@ static int64_t go_score(double s, int64_t cum, int64_t flat)
 	                 (uint64_t)flat);
 }
 
+/* pprof's order of nodes by entropy score, then name, then flat, then
+ * the rest of their information: > 0 when b goes before a. */
+static int entropy_order(const struct pp_report *r, const int64_t *score,
+                         uint32_t a, uint32_t b)
+{
+	const struct pp_graph *g = r->graph;
+	int c;
+
+	if ((c = pp_go_abs_cmp_desc(score[a], score[b])) == 0 &&
+	    (c = strcmp(pp_report__node_name(r, a),
+	                pp_report__node_name(r, b))) == 0 &&
+	    (c = pp_go_abs_cmp_desc(g->nodes[a].flat, g->nodes[b].flat)) == 0)
+		c = pp_report__info_cmp(r, b, a);
+	return c;
+}
+
 static int entropy_sort(struct pp_report *r)
 {
 	const struct pp_graph *g = r->graph;
@@ -359,33 +375,8 @@ static int entropy_sort(struct pp_report *r)
 
 			while (i < mid && j < hi) {
 				uint32_t a = r->order[i], b = r->order[j];
-				int c;
+				int c = entropy_order(r, score, a, b);
 
-				if (pp_go_abs64(score[a]) !=
-				    pp_go_abs64(score[b]))
-					c = pp_go_abs64(score[b]) >
-					                    pp_go_abs64(
-					                            score[a])
-					            ? 1
-					            : -1;
-				else if ((c = strcmp(pp_report__node_name(r, b),
-				                     pp_report__node_name(
-				                             r, a))) == 0) {
-					if (pp_go_abs64(g->nodes[a].flat) !=
-					    pp_go_abs64(g->nodes[b].flat))
-						c = pp_go_abs64(
-						            g->nodes[b].flat) >
-						                    pp_go_abs64(
-						                            g->nodes[a]
-						                                    .flat)
-						            ? 1
-						            : -1;
-					else
-						c = pp_report__info_cmp(r, b,
-						                        a);
-				} else {
-					c = -c;
-				}
 				/* c > 0: b goes first. */
 				tmp[k++] =
 				        c > 0 ? r->order[j++] : r->order[i++];

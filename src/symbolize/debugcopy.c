@@ -90,10 +90,7 @@ static int write_copy(struct pp_ctx *ctx, Elf *in, int fd)
 
 		if (!scn || !gelf_getshdr(scn, sh))
 			goto done;
-		if (!(sh->sh_flags & SHF_COMPRESSED) ||
-		    sh->sh_type == SHT_NOBITS ||
-		    !(name = elf_strptr(in, shstrndx, sh->sh_name)) ||
-		    strncmp(name, ".debug_", 7) != 0)
+		if (!(name = pp_symbolize__compressed_debug(in, shstrndx, sh)))
 			continue;
 		if (pp_symbolize__is_unread(name)) {
 			sh->sh_size = 0;

@@ -50,9 +50,23 @@ bool pp_symbolize__zlib_section(Elf *elf, Elf_Scn *scn, GElf_Chdr *ch,
 	return true;
 }
 
-int pp_symbolize__inflate_section(struct pp_ctx *ctx, Elf *elf,
-                                  struct libdeflate_decompressor *dec,
-                                  Elf_Scn *scn, void **out, GElf_Chdr *ch)
+const char *pp_symbolize__compressed_debug(Elf *elf, size_t shstrndx,
+                                           const GElf_Shdr *sh)
+{
+	const char *name;
+
+	if (!(sh->sh_flags & SHF_COMPRESSED) || sh->sh_type == SHT_NOBITS ||
+	    !(name = elf_strptr(elf, shstrndx, sh->sh_name)) ||
+	    strncmp(name, ".debug_", 7) != 0)
+		return NULL;
+	return name;
+}
+
+/* The inflated bytes of scn (*out: pp_free; ch: its compression header),
+ * or *out NULL when it is not a section that can be inflated. */
+static int inflate_section(struct pp_ctx *ctx, Elf *elf,
+                           struct libdeflate_decompressor *dec, Elf_Scn *scn,
+                           void **out, GElf_Chdr *ch)
 {
 	const void *bytes;
 	size_t len, got = 0;
@@ -87,9 +101,7 @@ static int inflate_one(struct pp_ctx *ctx, struct pp_symfile *f, Elf *elf,
 	if (pp_grow(ctx, (void **)&f->inflated, &f->cap_inflated,
 	            f->ninflated + 1, sizeof(*f->inflated)) < 0)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
-	if ((err = pp_symbolize__inflate_section(ctx, elf, dec, scn, &buf,
-	                                         &ch)) < 0 ||
-	    !buf)
+	if ((err = inflate_section(ctx, elf, dec, scn, &buf, &ch)) < 0 || !buf)
 		return err;
 	if (!(d = elf_getdata(scn, NULL))) {
 		pp_free(ctx, buf);
@@ -132,14 +144,11 @@ int pp_symbolize__inflate_debug(struct pp_ctx *ctx, struct pp_symfile *f,
 		return 0;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
-
 		const char *name;
 
 		if (!gelf_getshdr(scn, &sh) ||
-		    !(sh.sh_flags & SHF_COMPRESSED) ||
-		    sh.sh_type == SHT_NOBITS ||
-		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
-		    strncmp(name, ".debug_", 7) != 0)
+		    !(name = pp_symbolize__compressed_debug(elf, shstrndx,
+		                                            &sh)))
 			continue;
 		if (pp_symbolize__is_unread(name)) {
 			make_empty(scn, &sh);

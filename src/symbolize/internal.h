@@ -148,12 +148,10 @@ bool pp_symbolize__is_unread(const char *name);
  * compression header and compressed bytes. */
 bool pp_symbolize__zlib_section(Elf *elf, Elf_Scn *scn, GElf_Chdr *ch,
                                 const void **bytes, size_t *len);
-/* The inflated bytes of scn, a zlib-compressed section (*out: pp_free;
- * ch: its compression header), or *out NULL when it is not one that can
- * be inflated. */
-int pp_symbolize__inflate_section(struct pp_ctx *ctx, Elf *elf,
-                                  struct libdeflate_decompressor *dec,
-                                  Elf_Scn *scn, void **out, GElf_Chdr *ch);
+/* The name of the section sh when it is a compressed .debug_* section
+ * with bytes in the file; NULL otherwise. */
+const char *pp_symbolize__compressed_debug(Elf *elf, size_t shstrndx,
+                                           const GElf_Shdr *sh);
 
 /* debugcopy.c: libdwfl's find_debuginfo callback. It finds a separate
  * debug file as libdwfl's standard one does, and hands libdwfl an

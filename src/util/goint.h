@@ -24,4 +24,13 @@ static inline int64_t pp_go_abs64(int64_t v)
 	return v < 0 ? (int64_t)(0 - (uint64_t)v) : v;
 }
 
+/* -1, 0 or 1 as |a| is greater than, equal to or less than |b| (Go's
+ * wrapping abs): pprof's "larger magnitude first" order. */
+static inline int pp_go_abs_cmp_desc(int64_t a, int64_t b)
+{
+	int64_t x = pp_go_abs64(a), y = pp_go_abs64(b);
+
+	return x > y ? -1 : x < y;
+}
+
 #endif
