@@ -48,3 +48,6 @@ if { [ ! -d "$browser_dir/node_modules/playwright-core" ] ||
 	echo "installing: playwright-core, speedscope (npm ci in tests/browser)" >&2
 	npm ci --prefix "$browser_dir" --no-audit --no-fund >/dev/null
 fi
+# The test reference, Go 1.24's go tool pprof, unpacked from Debian 13's
+# packages into a cache directory (installs nothing; see the script).
+sh "$(dirname "$0")/../tests/reference-go.sh" >/dev/null

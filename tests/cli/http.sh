@@ -9,6 +9,8 @@ command -v go >/dev/null || { echo "SKIP: go is not installed"; exit 77; }
 # Go's build cache: the user's if there is one, else a fresh one here.
 export GOCACHE="${GOCACHE:-$(go env GOCACHE 2>/dev/null)}" GOFLAGS=-mod=mod GOPROXY=off
 mkdir -p "$GOCACHE" 2>/dev/null && [ -w "$GOCACHE" ] || export GOCACHE="$TMP/gocache"
+# The reference pprof's GOROOT, looked up while HOME is still the user's.
+refroot=$(sh "$SRCDIR/tests/reference-go.sh" 2>/dev/null) || refroot=
 export PPROF_TMPDIR="$TMP/saved" HOME="$TMP/home"
 
 if ! (cd "$SRCDIR/testdata/gen/httpserver" && CGO_ENABLED=0 go build -o "$TMP/httpserver" .) 2>"$TMP/build.err"; then
@@ -96,9 +98,12 @@ run top "$TMP/httpserver" "$URL/goroutine"
 expect_status 0 "binary and URL"
 header "File: httpserver" "Type: goroutine"
 
-# pprof names the same profile the same way.
+# pprof names the same profile the same way (the reference pprof, Go
+# 1.24's from tests/reference-go.sh; the test program above is built by
+# the system's go).
 mkdir -p "$TMP/gosaved"
-if PPROF_TMPDIR="$TMP/gosaved" go tool pprof -top "$URL/goroutine" >/dev/null 2>&1; then
+if [ -n "$refroot" ] && PPROF_TMPDIR="$TMP/gosaved" GOROOT="$refroot" GOTOOLCHAIN=local \
+	"$refroot/bin/go" tool pprof -top "$URL/goroutine" >/dev/null 2>&1; then
 	if [ "$(ls "$TMP/gosaved")" = pprof.httpserver.goroutine.001.pb.gz ]; then ok; else
 		bad "go tool pprof saved $(ls "$TMP/gosaved")"
 	fi

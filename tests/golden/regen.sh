@@ -1,5 +1,6 @@
 #!/bin/sh
-# Regenerates golden outputs with the reference, `go tool pprof` (Go 1.19).
+# Regenerates golden outputs with the reference, `go tool pprof` of Go 1.24
+# (tests/reference-go.sh fetches it from Debian 13 once and caches it).
 #
 #   sh tests/golden/regen.sh [CASES_FILE...]
 #
@@ -50,6 +51,10 @@ trap 'rm -rf "$TMP"' EXIT INT TERM
 mkdir "$TMP/bin" "$TMP/save"
 export TZ=UTC LC_ALL=C PPROF_BINARY_PATH="$TMP/bin" PPROF_TOOLS= PPROF_TMPDIR="$TMP/save"
 unset GODEBUG 2>/dev/null || true
+
+# The reference Go first on PATH, GOROOT set, no toolchain switching.
+ref=$(sh "$ROOT/tests/reference-go.sh" --env) || { echo "regen.sh: no reference Go (tests/reference-go.sh)" >&2; exit 1; }
+eval "$ref"
 
 cd "$ROOT"
 go version

@@ -18,6 +18,8 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
+ref=$(sh "$ROOT/tests/reference-go.sh" --env) || exit 1
+eval "$ref"
 N=testdata/native
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

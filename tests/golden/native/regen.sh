@@ -2,7 +2,8 @@
 # Regenerates the native goldens from the committed binaries and profiles in
 # testdata/native/. Run from anywhere: sh tests/golden/native/regen.sh
 # Needs: google-pprof (Debian google-perftools; uses binutils addr2line, nm,
-# objdump, c++filt), go tool pprof (Go 1.19), binutils addr2line.
+# objdump, c++filt), go tool pprof (Go 1.24, from tests/reference-go.sh),
+# binutils addr2line.
 #
 # Commands run from the repository root with relative paths, so the outputs
 # name "testdata/native/..." where the tools echo a path. Only stdout is kept:
@@ -29,6 +30,8 @@ N=testdata/native
 G=tests/golden/native
 export TZ=UTC
 unset PPROF_BINARY_PATH PPROF_TOOLS 2>/dev/null || true
+ref=$(sh "$ROOT/tests/reference-go.sh" --env) || { echo "regen.sh: no reference Go (tests/reference-go.sh)" >&2; exit 1; }
+eval "$ref"
 
 gp() { google-pprof "$@" 2>/dev/null; }
 gop() { go tool pprof "$@" 2>/dev/null; }
