@@ -1,10 +1,11 @@
 #!/bin/bash
-# Benchmark driver: times pprof-c, `go tool pprof` and the floor (zcat) on
-# large generated profiles and prints a Markdown report. See README.md.
+# Benchmark driver: times pprof-c, `go tool pprof` and the floor (zcat,
+# libdeflate-gunzip) on large generated profiles, counts instructions with
+# callgrind on the small one, and prints a Markdown report. See README.md.
 #
-#   bench/run.sh [--pprof-c PATH] [--sizes small,large] [--no-go] [--runs N]
-#                [--file PROFILE]... [--commands FILE] [--flamegraph PATH]
-#                [--write]
+#   bench/run.sh [--pprof-c PATH] [--sizes small,large,lab] [--no-go]
+#                [--runs N] [--no-callgrind] [--file PROFILE]...
+#                [--commands FILE] [--flamegraph PATH] [--write]
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -19,11 +20,15 @@ usage: bench/run.sh [options]
 
   --pprof-c PATH   pprof-c binary (default: $PPROF_C, else build/src/pprof-c
                    or build/pprof-c, whichever exists)
-  --sizes LIST     generated profiles to measure: small, large (default both)
+  --sizes LIST     generated profiles to measure: small, large, lab (large
+                   with 'handler' labels) (default all three)
   --file PROFILE   also measure an existing profile (repeatable)
   --no-go          skip the `go tool pprof` rows (the large one takes minutes
                    and ~5 GB)
-  --runs N         run each command N times; report the fastest (default 1)
+  --runs N         run each command N times; report the least CPU and wall
+                   time and the largest peak RSS (default 1)
+  --no-callgrind   skip the instruction counts (valgrind --tool=callgrind,
+                   on the small profile only; a few minutes)
   --commands FILE  rows to run, NAME|COMMAND (default bench/commands.txt;
                    env BENCH_COMMANDS); env BENCH_EXTRA adds rows, one a line
   --flamegraph PATH  Brendan Gregg's flamegraph.pl, for its row (default:
@@ -45,7 +50,8 @@ die() {
 PPROF_C=${PPROF_C:-}
 GO=${GO:-go}
 FLAMEGRAPH=${FLAMEGRAPH:-}
-SIZES=small,large
+SIZES=small,large,lab
+CALLGRIND=1
 FILES=()
 NO_GO=0
 RUNS=1
@@ -61,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--file) FILES+=("${2?--file needs a path}"); shift ;;
 	--file=*) FILES+=("${1#*=}") ;;
 	--no-go) NO_GO=1 ;;
+	--no-callgrind) CALLGRIND=0 ;;
 	--runs) RUNS=${2?--runs needs a number}; shift ;;
 	--runs=*) RUNS=${1#*=} ;;
 	--commands) COMMANDS=${2?--commands needs a file}; shift ;;
@@ -91,6 +98,14 @@ HAVE_PPROF_C=0
 if [ -n "$PPROF_C" ] && [ -x "$PPROF_C" ]; then
 	HAVE_PPROF_C=1
 	PPROF_C=$(cd "$(dirname "$PPROF_C")" && pwd)/$(basename "$PPROF_C")
+fi
+HAVE_VALGRIND=0
+if [ "$CALLGRIND" = 1 ] && command -v valgrind >/dev/null; then
+	HAVE_VALGRIND=1
+fi
+HAVE_LIBDEFLATE=0
+if command -v libdeflate-gunzip >/dev/null; then
+	HAVE_LIBDEFLATE=1
 fi
 HAVE_GO=0
 if [ "$NO_GO" = 0 ] && command -v "$GO" >/dev/null; then
@@ -123,6 +138,7 @@ genargs() {
 	case $1 in
 	small) echo "--small" ;;
 	large) echo "" ;;
+	lab) echo "--labels" ;;
 	*) return 1 ;;
 	esac
 }
@@ -134,7 +150,7 @@ PROFILES=()
 IFS=, read -r -a SIZE_LIST <<<"$SIZES"
 for size in "${SIZE_LIST[@]}"; do
 	[ -n "$size" ] || continue
-	args=$(genargs "$size") || die "unknown size '$size' (small, large)"
+	args=$(genargs "$size") || die "unknown size '$size' (small, large, lab)"
 	out=$DATA/$size.pb.gz
 	stamp="$(sha256sum <"$BENCH/genprof.c" | cut -d' ' -f1) $args"
 	if [ ! -f "$out" ] || [ "$(cat "$out.stamp" 2>/dev/null)" != "$stamp" ]; then
@@ -184,11 +200,12 @@ expand() {
 }
 
 # measure CMD: run it RUNS times under GNU time, stdout to /dev/null. Sets
-# M_WALL (fastest wall seconds, from bash's microsecond clock), M_CPU (user +
-# sys seconds of that run), M_RSS (largest peak RSS, KB) and M_STATUS. The
-# command is exec'd by bash so that the RSS is the tool's, not a shell's.
+# M_WALL (least wall seconds, from bash's microsecond clock), M_CPU (least
+# user + sys seconds: on a shared machine the least is the least disturbed),
+# M_RSS (largest peak RSS, KB) and M_STATUS. The command is exec'd by bash
+# so that the RSS is the tool's, not a shell's.
 measure() {
-	local cmd=$1 i t0 t1 wall out rc
+	local cmd=$1 i t0 t1 wall cpu out rc
 	M_WALL=
 	M_CPU=
 	M_RSS=0
@@ -206,9 +223,12 @@ measure() {
 		fi
 		out=$(tail -n 1 "$TMP/time")
 		wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+		cpu=$(awk -v u="${out%% *}" -v r="${out#* }" 'BEGIN { split(r, s, " "); printf "%.2f", u + s[1] }')
 		if [ -z "$M_WALL" ] || awk -v a="$wall" -v b="$M_WALL" 'BEGIN { exit !(a < b) }'; then
 			M_WALL=$wall
-			M_CPU=$(awk -v u="${out%% *}" -v r="${out#* }" 'BEGIN { split(r, s, " "); printf "%.2f", u + s[1] }')
+		fi
+		if [ -z "$M_CPU" ] || awk -v a="$cpu" -v b="$M_CPU" 'BEGIN { exit !(a < b) }'; then
+			M_CPU=$cpu
 		fi
 		if [ "${out##* }" -gt "$M_RSS" ]; then
 			M_RSS=${out##* }
@@ -216,8 +236,28 @@ measure() {
 	done
 }
 
+# instructions CMD: the instructions the command executes, all threads, as
+# callgrind counts them (the same count from run to run, whatever the load).
+# Sets M_IR, empty when valgrind failed.
+instructions() {
+	local cmd=$1
+	M_IR=
+	# Children too (zcat is a script that runs gzip); their counts add up.
+	if bash -c "exec valgrind --tool=callgrind --trace-children=yes --callgrind-out-file=/dev/null $cmd" \
+		>/dev/null 2>"$TMP/callgrind"; then
+		M_IR=$(awk '/Collected :/ { n += $NF } END { if (n) printf "%.0f", n }' "$TMP/callgrind")
+	else
+		log "  callgrind failed: $(tail -c 300 "$TMP/callgrind")"
+	fi
+}
+
 ratio() { # a / b as "12.3x", or "" when either is missing
 	awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0) exit; r = a / b; printf(r >= 10 ? "%.0fx" : r >= 1 ? "%.1fx" : "%.2fx", r) }'
+}
+
+millions() { # 1234567890 -> "1,234.6" (millions)
+	[ -n "$1" ] || return 0
+	awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }' | sed ':a; s/^\([0-9]\+\)\([0-9]\{3\}\)/\1,\2/; ta'
 }
 
 human() { # bytes -> "27.8 MB"
@@ -258,7 +298,8 @@ note() {
 	if [ "$HAVE_FLAMEGRAPH" = 1 ]; then
 		echo "- flamegraph.pl: \`$FLAMEGRAPH\`"
 	fi
-	echo "- Runs per command: $RUNS (fastest wall time, largest peak RSS)"
+	echo "- Runs per command: $RUNS (least CPU and wall time, largest peak RSS)"
+	echo "- Load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo
 } >"$REPORT"
 
@@ -271,7 +312,14 @@ for file in "${PROFILES[@]}"; do
 	# Read once so every row starts from the page cache, not the disk.
 	cat "$file" >/dev/null
 
-	declare -A WALL=() RSS=() CPU=() STATUS=()
+	# Instruction counts only on the small profile: under callgrind a
+	# command runs about 50 times slower.
+	count_ir=0
+	if [ "$HAVE_VALGRIND" = 1 ] && [ "$name" = bench/data/small.pb.gz ]; then
+		count_ir=1
+	fi
+
+	declare -A WALL=() RSS=() CPU=() IR=() STATUS=()
 	for i in "${!ROW_NAMES[@]}"; do
 		rname=${ROW_NAMES[$i]}
 		raw_cmd=${ROW_CMDS[$i]}
@@ -287,6 +335,11 @@ for file in "${PROFILES[@]}"; do
 			else
 				note "go rows skipped: \`$GO\` not found."
 			fi
+			continue
+		fi
+		if [[ $raw_cmd == libdeflate-gunzip* ]] && [ "$HAVE_LIBDEFLATE" = 0 ]; then
+			STATUS[$rname]=skipped
+			note "libdeflate-gunzip rows skipped: install Debian's libdeflate-tools."
 			continue
 		fi
 		if [[ $raw_cmd == *'{FLAMEGRAPH}'* ]] && [ "$HAVE_FLAMEGRAPH" = 0 ]; then
@@ -305,38 +358,59 @@ for file in "${PROFILES[@]}"; do
 		CPU[$rname]=$M_CPU
 		RSS[$rname]=$M_RSS
 		log "    ${M_WALL} s wall, ${M_CPU} s cpu, $((M_RSS / 1024)) MB peak RSS"
+		# Not the go rows (minutes become hours) nor pipelines.
+		if [ "$count_ir" = 1 ] && [[ $raw_cmd != *'{GO}'* && $raw_cmd != sh\ * ]]; then
+			instructions "$cmd"
+			IR[$rname]=$M_IR
+			log "    $(millions "$M_IR") M instructions"
+		fi
 	done
 
 	ref_t=${WALL["pprof-c top"]:-}
+	ref_c=${CPU["pprof-c top"]:-}
 	ref_m=${RSS["pprof-c top"]:-}
+	ref_i=${IR["pprof-c top"]:-}
+	floor_c=${CPU[libdeflate-gunzip]:-}
 	{
 		echo "## \`$name\`: $(human "$gz") gzip, $(human "$raw") raw"
 		echo
-		echo "| command | wall s | cpu s | peak RSS MB | x zcat | x pprof-c top (time) | x pprof-c top (RSS) |"
-		echo "|---|---:|---:|---:|---:|---:|---:|"
+		ir_head= ir_rule=
+		if [ "$count_ir" = 1 ]; then
+			ir_head=" M instructions | x top (instr.) |"
+			ir_rule="---:|---:|"
+		fi
+		echo "| command | cpu s | wall s | peak RSS MB | RSS / raw | x libdeflate (cpu) | x zcat (cpu) | x top (cpu) | x top (wall) | x top (RSS) |$ir_head"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|$ir_rule"
 		for i in "${!ROW_NAMES[@]}"; do
 			rname=${ROW_NAMES[$i]}
 			if [ -n "${STATUS[$rname]:-}" ]; then
-				echo "| $rname | ${STATUS[$rname]} | | | | | |"
+				echo "| $rname | ${STATUS[$rname]} | | | | | | | | |${ir_head:+ | |}"
 				continue
 			fi
 			t=${WALL[$rname]}
+			c=${CPU[$rname]}
 			m=${RSS[$rname]}
-			printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$rname" \
+			ir_cells=
+			if [ "$count_ir" = 1 ]; then
+				ir_cells=" $(millions "${IR[$rname]:-}") | $(ratio "${IR[$rname]:-}" "$ref_i") |"
+			fi
+			printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%s\n' "$rname" "$c" \
 				"$(awk -v t="$t" 'BEGIN { printf(t < 1 ? "%.3f" : "%.2f", t) }')" \
-				"${CPU[$rname]}" "$(awk -v k="$m" 'BEGIN { printf "%.0f", k / 1024 }')" \
-				"$(ratio "$t" "${WALL[zcat]:-}")" "$(ratio "$t" "$ref_t")" \
-				"$(ratio "$m" "$ref_m")"
+				"$(awk -v k="$m" 'BEGIN { printf "%.0f", k / 1024 }')" \
+				"$(awk -v k="$m" -v r="$raw" 'BEGIN { printf "%.2f", k * 1024 / r }')" \
+				"$(ratio "$c" "$floor_c")" "$(ratio "$c" "${CPU[zcat]:-}")" \
+				"$(ratio "$c" "$ref_c")" "$(ratio "$t" "$ref_t")" \
+				"$(ratio "$m" "$ref_m")" "$ir_cells"
 		done
 		echo
-		go_t=${WALL["go pprof -top"]:-}
+		go_c=${CPU["go pprof -top"]:-}
 		go_m=${RSS["go pprof -top"]:-}
-		if [ -n "$ref_t" ] && [ -n "$go_t" ]; then
-			echo "pprof-c top is $(ratio "$go_t" "$ref_t") faster than \`go tool pprof -top\` and uses $(ratio "$go_m" "$ref_m") less memory."
+		if [ -n "$ref_c" ] && [ -n "$go_c" ]; then
+			echo "\`go tool pprof -top\` takes $(ratio "$go_c" "$ref_c") the CPU time of pprof-c top and $(ratio "$go_m" "$ref_m") its memory."
 			echo
 		fi
 	} >>"$REPORT"
-	unset WALL RSS CPU STATUS
+	unset WALL RSS CPU IR STATUS
 done
 
 {
