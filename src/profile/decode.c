@@ -1013,17 +1013,45 @@ static int decode_legacy(struct pp_ctx *ctx, const char *name,
 		return pp_legacy__decode_cpu(ctx, name, data, len, out);
 	if (pp_legacy__is_heap(data, len))
 		return pp_legacy__decode_heap(ctx, name, data, len, out);
-	return 1;
+	return pp_legacy__decode_text(ctx, name, data, len, out);
+}
+
+/*
+ * Text that no legacy reader took: profile.proto has control bytes in its
+ * first tags and lengths, so text never decodes as one, and pprof then
+ * calls it an unrecognized format rather than naming a wire error.
+ */
+static bool looks_like_text(const uint8_t *data, size_t len)
+{
+	size_t n = len < 4096 ? len : 4096;
+
+	for (size_t i = 0; i < n; i++)
+		if ((data[i] < 0x20 && data[i] != '\t' && data[i] != '\n' &&
+		     data[i] != '\r') ||
+		    data[i] == 0x7f)
+			return false;
+	return n > 0;
+}
+
+static int text_unrecognized(struct pp_ctx *ctx, const char *name, int err)
+{
+	if (err != PP_EFORMAT)
+		return err;
+	return pp_error(ctx, PP_EFORMAT, "%s: unrecognized profile format",
+	                name);
 }
 
 int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
               size_t len, struct pp_profile **out)
 {
 	int err = decode_legacy(ctx, name, data, len, out);
+	bool text;
 
 	if (err <= 0)
 		return err;
-	return decode_proto(ctx, name, data, len, false, out);
+	text = looks_like_text(data, len);
+	err = decode_proto(ctx, name, data, len, false, out);
+	return text ? text_unrecognized(ctx, name, err) : err;
 }
 
 int pp_decode_owned(struct pp_ctx *ctx, const char *name, uint8_t *data,
@@ -1031,12 +1059,15 @@ int pp_decode_owned(struct pp_ctx *ctx, const char *name, uint8_t *data,
 {
 	int err = decode_legacy(ctx, name, data, len, out);
 
+	bool text;
+
 	if (err <= 0) {
 		pp_free(ctx, data);
 		return err;
 	}
+	text = looks_like_text(data, len);
 	err = decode_proto(ctx, name, data, len, true, out);
 
 	pp_free(ctx, data);
-	return err;
+	return text ? text_unrecognized(ctx, name, err) : err;
 }

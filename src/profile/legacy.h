@@ -42,6 +42,26 @@ void pp_legacy__release(struct pp_legacy *lg);
 int pp_legacy__add(struct pp_legacy *lg, const uint64_t *addrs, uint32_t n,
                    const int64_t *values, const int64_t *bytes);
 
+/* Delete frame 1 of sample s (it has at least two). */
+void pp_legacy__drop_frame1(struct pp_legacy *lg, struct pp_legacy_sample *s);
+/* pprof's cleanupDuplicateLocations: a leaf repeated as frame 1, adjusted
+ * by -1 (the profiler saw it both in the signal context and on the
+ * stack), loses the copy. */
+void pp_legacy__drop_duplicate_leaves(struct pp_legacy *lg);
+
+/*
+ * A new profile with the given sample types (nt pairs of type and unit
+ * names), period type and period, and drop_frames (NULL for none).
+ */
+int pp_legacy__new_profile(struct pp_ctx *ctx, const char *const *types,
+                           size_t nt, const char *period_type,
+                           const char *period_unit, int64_t period,
+                           const char *drop_frames, struct pp_profile **out);
+
+/* pprof's drop_frames for legacy profiles (addLegacyFrameInfo). */
+extern const char pp_legacy__cpu_drop[];
+extern const char pp_legacy__lock_drop[];
+
 /*
  * Parse the memory map in text[0..len) (/proc/self/maps lines or pprof's
  * brief "start-end path (@offset) buildid" form; other lines are ignored)
@@ -58,6 +78,16 @@ int pp_legacy__decode_cpu(struct pp_ctx *ctx, const char *name,
                           struct pp_profile **out);
 bool pp_legacy__is_heap(const uint8_t *data, size_t len);
 int pp_legacy__decode_heap(struct pp_ctx *ctx, const char *name,
+                           const uint8_t *data, size_t len,
+                           struct pp_profile **out);
+
+/*
+ * The text formats of legacy_text.c: Go's debug=1 count profiles
+ * ("goroutine profile: total N"), contention profiles (gperftools, Go's
+ * mutex and block) and threadz. Returns 1, having done nothing, when the
+ * input is none of them; else 0 or a negative error.
+ */
+int pp_legacy__decode_text(struct pp_ctx *ctx, const char *name,
                            const uint8_t *data, size_t len,
                            struct pp_profile **out);
 

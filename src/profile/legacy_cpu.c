@@ -56,15 +56,6 @@ bool pp_legacy__is_cpu(const uint8_t *data, size_t len)
 	return header_reading(data, len, &period) >= 0;
 }
 
-/* Delete frame 1 of sample s. */
-static void drop_second(struct pp_legacy *lg, struct pp_legacy_sample *s)
-{
-	uint64_t *a = lg->addrs + s->first;
-
-	memmove(a + 1, a + 2, (s->n - 2) * sizeof(*a));
-	s->n--;
-}
-
 /*
  * pprof's clean-ups of the raw stacks: a second frame shared by nearly all
  * samples is the signal handler's (removed, up to twice), and a leaf
@@ -106,25 +97,10 @@ static int clean_stacks(struct pp_legacy *lg)
 			struct pp_legacy_sample *s = &lg->samples[i];
 
 			if (s->n >= 2 && lg->addrs[s->first + 1] == cand)
-				drop_second(lg, s);
+				pp_legacy__drop_frame1(lg, s);
 		}
 	}
 	return 0;
-}
-
-static void drop_duplicate_leaf(struct pp_legacy *lg)
-{
-	for (size_t i = 0; i < lg->nsamples; i++) {
-		struct pp_legacy_sample *s = &lg->samples[i];
-		const uint64_t *a;
-
-		/* Only then is there an address array to offset into. */
-		if (s->n < 2)
-			continue;
-		a = lg->addrs + s->first;
-		if (a[0] == a[1] + 1)
-			drop_second(lg, s);
-	}
 }
 
 int pp_legacy__decode_cpu(struct pp_ctx *ctx, const char *name,
@@ -234,7 +210,7 @@ int pp_legacy__decode_cpu(struct pp_ctx *ctx, const char *name,
 	}
 	/* pprof parses the memory map before removing duplicated leaves;
 	 * neither step depends on the other. */
-	drop_duplicate_leaf(&lg);
+	pp_legacy__drop_duplicate_leaves(&lg);
 	if ((err = pp_legacy__finish(&lg, (const char *)data + at, len - at,
 	                             p)) < 0)
 		goto done;

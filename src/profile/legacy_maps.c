@@ -51,6 +51,82 @@ int pp_legacy__add(struct pp_legacy *lg, const uint64_t *addrs, uint32_t n,
 	return 0;
 }
 
+/* Delete frame 1 of sample s. */
+void pp_legacy__drop_frame1(struct pp_legacy *lg, struct pp_legacy_sample *s)
+{
+	uint64_t *a = lg->addrs + s->first;
+
+	memmove(a + 1, a + 2, (s->n - 2) * sizeof(*a));
+	s->n--;
+}
+
+void pp_legacy__drop_duplicate_leaves(struct pp_legacy *lg)
+{
+	for (size_t i = 0; i < lg->nsamples; i++) {
+		struct pp_legacy_sample *s = &lg->samples[i];
+		const uint64_t *a;
+
+		/* Only then is there an address array to offset into. */
+		if (s->n < 2)
+			continue;
+		a = lg->addrs + s->first;
+		if (a[0] == a[1] + 1)
+			pp_legacy__drop_frame1(lg, s);
+	}
+}
+
+const char pp_legacy__cpu_drop[] =
+        "ProfileData::Add|ProfileData::prof_handler|CpuProfiler::prof_handler|"
+        "__pthread_sighandler|__restore";
+
+const char pp_legacy__lock_drop[] =
+        "RecordLockProfileData|(base::)?RecordLockProfileData.*|"
+        "(base::)?SubmitMutexProfileData.*|"
+        "(base::)?SubmitSpinLockProfileData.*|"
+        "(base::Mutex::)?AwaitCommon.*|(base::Mutex::)?Unlock.*|"
+        "(base::Mutex::)?UnlockSlow.*|(base::Mutex::)?ReaderUnlock.*|"
+        "(base::MutexLock::)?~MutexLock.*|(Mutex::)?AwaitCommon.*|"
+        "(Mutex::)?Unlock.*|(Mutex::)?UnlockSlow.*|(Mutex::)?ReaderUnlock.*|"
+        "(MutexLock::)?~MutexLock.*|(SpinLock::)?Unlock.*|"
+        "(SpinLock::)?SlowUnlock.*|(SpinLockHolder::)?~SpinLockHolder.*";
+
+int pp_legacy__new_profile(struct pp_ctx *ctx, const char *const *types,
+                           size_t nt, const char *period_type,
+                           const char *period_unit, int64_t period,
+                           const char *drop_frames, struct pp_profile **out)
+{
+	struct pp_profile *p = pp_profile_new(ctx);
+	int err = 0;
+
+	*out = NULL;
+	if (!p)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	for (size_t i = 0; i < nt; i++) {
+		pp_str t = pp_profile_intern(p, types[2 * i]),
+		       u = pp_profile_intern(p, types[2 * i + 1]);
+
+		if (t == PP_NONE || u == PP_NONE)
+			goto nomem;
+		if ((err = pp_profile_add_sample_type(p, t, u)) < 0)
+			goto fail;
+	}
+	p->period_type.type = pp_profile_intern(p, period_type);
+	p->period_type.unit = pp_profile_intern(p, period_unit);
+	p->period = period;
+	if (drop_frames)
+		p->drop_frames = pp_profile_intern(p, drop_frames);
+	if (p->period_type.type == PP_NONE || p->period_type.unit == PP_NONE ||
+	    p->drop_frames == PP_NONE)
+		goto nomem;
+	*out = p;
+	return 0;
+nomem:
+	err = pp_error(ctx, PP_ENOMEM, "out of memory");
+fail:
+	pp_profile_free(p);
+	return err;
+}
+
 /* ---- memory map text ----------------------------------------------------- */
 
 struct map_entry {

@@ -1,0 +1,3 @@
+module testdata/gen/dumps
+
+go 1.19
