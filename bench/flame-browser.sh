@@ -4,7 +4,7 @@
 # Debian's headless Chromium (bench/flame-browser.mjs): render, click to
 # zoom, Reset Zoom, search, each timed. Manual, not part of the tests (a
 # large profile takes a minute). Needs what tests/browser needs
-# (scripts/install-deps.sh).
+# (scripts/install-test-deps.sh).
 #
 #   bash bench/flame-browser.sh [--pprof-c PATH] [PROFILE]
 #

@@ -6,7 +6,7 @@
 #
 #   tests/browser/run.sh PPROF_C_BINARY [ARTIFACT_DIR]
 #
-# Needs Debian's chromium and `npm ci` in tests/browser (scripts/install-deps.sh
+# Needs Debian's chromium and `npm ci` in tests/browser (scripts/install-test-deps.sh
 # does both); without them the test is skipped (exit 77).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +16,7 @@ ART=${2:-$PWD/browser-artifacts}
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null || [ ! -d "$HERE/node_modules/playwright-core" ] ||
 	[ ! -d "$HERE/node_modules/speedscope" ]; then
-	echo "browser: chromium, node or tests/browser/node_modules missing (run scripts/install-deps.sh); skipped"
+	echo "browser: chromium, node or tests/browser/node_modules missing (run scripts/install-test-deps.sh); skipped"
 	exit 77
 fi
 mkdir -p "$ART" || exit 1
@@ -30,5 +30,5 @@ cd "$ROOT" || exit 1
 "$BIN" speedscope -diff_base=testdata/go/cpu_before.pb.gz -output "$ART/diff.speedscope.json" testdata/go/cpu_after.pb.gz || exit 1
 "$BIN" speedscope -base=testdata/go/cpu_before.pb.gz -output "$ART/base.speedscope.json" testdata/go/cpu_after.pb.gz || exit 1
 export CHROMIUM
-exec timeout 150 node "$HERE/pictures.mjs" "$ART/flame.svg" "$ART/graph.svg" "$ART" \
+exec timeout 540 node "$HERE/pictures.mjs" "$ART/flame.svg" "$ART/graph.svg" "$ART" \
 	"$HERE/node_modules/speedscope/dist/release/index.html"

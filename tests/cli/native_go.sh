@@ -9,7 +9,7 @@
 # same Go it is the same file, and the test checks that it is.
 . "$(dirname "$0")/lib.sh"
 if ! command -v go >/dev/null; then
-	echo "native_go: go missing (scripts/install-deps.sh installs golang-go); skipped"
+	echo "native_go: go missing (scripts/install-test-deps.sh installs golang-go); skipped"
 	exit 77
 fi
 export GOMAXPROCS=2 GOPROXY=off GOFLAGS= GOWORK=off CGO_ENABLED=0 GO111MODULE=on

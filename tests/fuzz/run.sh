@@ -11,11 +11,23 @@ set -u
 cd "$(dirname "$0")/../.."
 secs=${1:-30}
 bdir=${2:-build-fuzz}
+# A failed build shows its own messages (the compiler's, the linker's),
+# not only that it failed.
+build_log="$bdir.build.log"
 if [ ! -f "$bdir/build.ninja" ]; then
-	CC=clang meson setup "$bdir" -Dfuzz=true --buildtype=debugoptimized \
-		-Db_sanitize=address,undefined -Db_lundef=false >/dev/null || exit 1
+	if ! CC=clang meson setup "$bdir" -Dfuzz=true --buildtype=debugoptimized \
+		-Db_sanitize=address,undefined -Db_lundef=false >"$build_log" 2>&1; then
+		tail -n 30 "$build_log"
+		[ -f "$bdir/meson-logs/meson-log.txt" ] && tail -n 20 "$bdir/meson-logs/meson-log.txt"
+		echo "fuzz: build failed (meson setup; above, the end of $build_log)"
+		exit 1
+	fi
 fi
-meson compile -C "$bdir" >/dev/null || { echo "fuzz: build failed"; exit 1; }
+if ! meson compile -C "$bdir" >"$build_log" 2>&1; then
+	grep -E -B2 -A12 'FAILED:|error:|cannot find' "$build_log" | head -n 60
+	echo "fuzz: build failed (above, the build's messages; all of them in $build_log)"
+	exit 1
+fi
 passed=0
 failed=0
 out="$bdir/fuzz-out"
