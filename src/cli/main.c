@@ -1,4 +1,7 @@
-/* pprof-c: the command-line client of libpprof. The only place that exits. */
+/* pprof-c: the command-line client of libpprof. The only place that exits,
+ * and the only one with process state: what the signal handlers need. */
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,12 +11,70 @@
 #include "cli/check.h"
 #include "cli/exitcodes.h"
 #include "cli/fetch.h"
+#include "cli/output.h"
 #include "cli/pipeline.h"
 #include "cli/shell.h"
 
 #ifndef PPROF_C_VERSION
 #define PPROF_C_VERSION "0.0.0"
 #endif
+
+/* The temporary output file a signal removes (see cli/output.h), and the
+ * signal mask to go back to after a hold. */
+static const char *volatile signal_temp;
+static sigset_t signal_saved_mask;
+
+static void on_signal(int sig)
+{
+	const char *tmp = signal_temp;
+
+	if (tmp)
+		unlink(tmp);
+	/* End as the signal would have ended us (exit status 128 + sig
+	 * in the shell, and a shell loop calling us stops too). */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static const int handled_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(handled_signals) / sizeof(int); i++) {
+		struct sigaction old;
+
+		/* A signal ignored by whoever started us (nohup, a
+		 * background job) stays ignored. */
+		if (sigaction(handled_signals[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(handled_signals[i], &sa, NULL);
+	}
+}
+
+void pp_cli_signals_hold(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(handled_signals) / sizeof(int); i++)
+		sigaddset(&set, handled_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, &signal_saved_mask);
+}
+
+void pp_cli_signals_release(void)
+{
+	pthread_sigmask(SIG_SETMASK, &signal_saved_mask, NULL);
+}
+
+void pp_cli_signals_temp(const char *path)
+{
+	signal_temp = path;
+}
 
 static void print_warning(void *data, const char *msg)
 {
@@ -84,6 +145,7 @@ int main(int argc, char **argv)
 	int status = PP_EXIT_OK, rc;
 
 	ctx.warn = print_warning;
+	signals_install();
 	if (pp_cli_parse(argc, argv, &args, err, sizeof(err)) < 0) {
 		usage_error(err);
 		pp_cli_args_release(&args);

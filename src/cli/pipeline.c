@@ -6,12 +6,12 @@
 #include <unistd.h>
 
 #include "cli/fetch.h"
+#include "cli/output.h"
 #include "cli/pipeline.h"
 #include "pprof/report.h"
 #include "pprof/source.h"
 #include "pprof/symbolize.h"
 #include "pprof/transform.h"
-#include "util/atomicfile.h"
 
 /* Is path an ELF file? The first source that is one is the executable. */
 static bool is_elf_file(const char *path)
@@ -313,7 +313,7 @@ int pp_cli_run_report(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	int err = 0;
 
 	if (cfg->output) {
-		if ((err = pp_atomic_open(ctx, cfg->output, &af)) < 0)
+		if ((err = pp_cli_output_open(ctx, cfg->output, &af)) < 0)
 			goto done;
 		out = af.fp;
 	} else if (cmd->binary && isatty(STDOUT_FILENO)) {
@@ -335,15 +335,15 @@ int pp_cli_run_report(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	}
 	if (cfg->output) {
 		if (err < 0)
-			pp_atomic_abort(ctx, &af);
+			pp_cli_output_abort(ctx, &af);
 		else
-			err = pp_atomic_commit(ctx, &af);
+			err = pp_cli_output_commit(ctx, &af);
 	} else if (err >= 0 && fflush(stdout) != 0) {
 		err = pp_error(ctx, PP_EIO, "stdout: %s",
 		               strerror(errno ? errno : EIO));
 	}
 done:
 	if (err < 0 && af.fp)
-		pp_atomic_abort(ctx, &af);
+		pp_cli_output_abort(ctx, &af);
 	return err;
 }

@@ -1,0 +1,26 @@
+/*
+ * Report files for the command line and the shell: the atomic output file
+ * of util/atomicfile.h, with its temporary known to the signal handlers in
+ * main.c, so Ctrl-C, SIGTERM or SIGHUP during a report removes it.
+ */
+#ifndef PP_CLI_OUTPUT_H
+#define PP_CLI_OUTPUT_H
+
+#include "util/atomicfile.h"
+
+int pp_cli_output_open(struct pp_ctx *ctx, const char *path,
+                       struct pp_atomic_file *af);
+int pp_cli_output_commit(struct pp_ctx *ctx, struct pp_atomic_file *af);
+void pp_cli_output_abort(struct pp_ctx *ctx, struct pp_atomic_file *af);
+
+/*
+ * Kept in main.c, the one place with process state. While signals are held
+ * a SIGINT, SIGTERM or SIGHUP waits; pp_cli_signals_temp names the file a
+ * signal removes before the process ends (NULL: none), and is called with
+ * signals held. The string must live until it is replaced.
+ */
+void pp_cli_signals_hold(void);
+void pp_cli_signals_release(void);
+void pp_cli_signals_temp(const char *path);
+
+#endif
