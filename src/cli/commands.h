@@ -13,8 +13,10 @@ struct pp_command {
 	bool wants_regex;
 	/* Writes binary data that must not go to a terminal. */
 	bool binary;
-	/* Shows samples one by one (traces, raw, proto): needs pprof's merge
-	 * (identical samples summed, zero ones dropped) even of one profile. */
+	/* Needs pprof's merge (identical samples summed, zero ones dropped)
+	 * even of one profile. pprof 1.19 merged one profile for traces, raw
+	 * and proto; 1.24 does not, so no command sets it.
+	 * NEEDSWORK: remove it with the shell's merged-profile cache. */
 	bool merged;
 	/* NULL for check, which main runs itself (it needs two profiles). */
 	int (*run)(struct pp_report *r, const char *arg, FILE *out);

@@ -46,7 +46,7 @@ enum { SHORT_ANON, SHORT_GOVER, SHORT_GO, SHORT_JAVA, SHORT_CPP, NSHORT };
 static const char *const short_patterns[NSHORT] = {
         [SHORT_ANON] = "^\\(anonymous namespace\\)::",
         [SHORT_GOVER] = "^(.*?)/v(?:[2-9]|[1-9][0-9]+)([./].*)\\z",
-        [SHORT_GO] = "^(?:[\\w\\-\\.]+\\/)+(.+)",
+        [SHORT_GO] = "^(?:[\\w\\-\\.]+\\/)+([^.]+\\..+)",
         [SHORT_JAVA] = "^(?:[a-z]\\w*\\.)*([A-Z][\\w\\$]*\\.(?:<init>|[a-z]"
                        "[\\w\\$]*(?:\\$\\d+)?))(?:(?:\\()|\\z)",
         [SHORT_CPP] = "^(?:[_a-zA-Z]\\w*::)+(_*[A-Z]\\w*::~?[_a-zA-Z]\\w*"

@@ -1,5 +1,7 @@
-/* The `proto` report: the profile the other reports see (merged, and
- * after the transforms), written back as gzip'd profile.proto. */
+/* The `proto` report: the profile the other reports see (merged when
+ * there are several, and after the transforms), written back as gzip'd
+ * profile.proto. As pprof 1.24, samples without a stack are kept (a name
+ * filter drops them before this). */
 #include "pprof/encode.h"
 #include "report/internal.h"
 
@@ -10,7 +12,6 @@ int pp_report_proto(struct pp_report *r, FILE *out)
 	size_t len = 0;
 	int err;
 
-	eo.drop_stackless = true;
 	if ((err = pp_encode_proto_gzip(r->ctx, r->prof, &eo, &data, &len)) < 0)
 		return err;
 	if (fwrite(data, 1, len, out) != len)

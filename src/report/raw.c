@@ -151,10 +151,11 @@ static void print_location(const struct pp_profile *p, uint32_t l, FILE *out)
 			const struct pp_function *f =
 			        &p->functions[ln->function];
 
-			fprintf(out, "%s %s:%lld s=%lld",
+			fprintf(out, "%s %s:%lld:%lld s=%lld",
 			        pp_profile_str(p, f->name),
 			        pp_profile_str(p, f->filename),
-			        (long long)ln->line, (long long)f->start_line);
+			        (long long)ln->line, (long long)ln->column,
+			        (long long)f->start_line);
 			if (f->name != f->system_name)
 				fprintf(out, "(%s)",
 				        pp_profile_str(p, f->system_name));
@@ -196,6 +197,8 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 	for (uint32_t i = 0; i < p->ncomments; i++)
 		fprintf(out, "Comment: %s\n",
 		        pp_profile_str(p, p->comments[i]));
+	if (p->doc_url)
+		fprintf(out, "Doc: %s\n", pp_profile_str(p, p->doc_url));
 	if (p->period_type.type || p->period_type.unit)
 		fprintf(out, "PeriodType: %s %s\n",
 		        pp_profile_str(p, p->period_type.type),
@@ -244,11 +247,6 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *v = pp_profile_sample_values(p, s);
 
-		/* pprof's focus filter, which runs even with no -focus, keeps
-		 * only samples with a location in focus: a sample without
-		 * locations never is. */
-		if (smp->loc_count == 0)
-			continue;
 		for (uint32_t i = 0; i < p->nsample_types; i++) {
 			pp_report__out_bytes(o, " ", 1);
 			pp_report__out_int(o, v[i], 10);

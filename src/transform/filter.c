@@ -572,8 +572,10 @@ int pp_profile_filter(struct pp_ctx *ctx, const struct pp_profile *in,
 		goto done;
 	if ((err = pp_work_init(ctx, in, &w)) < 0)
 		goto done;
-	/* pprof runs FilterSamplesByName even with no focus or ignore. */
-	if ((err = by_name(&w, &rx)) < 0)
+	/* pprof's FilterSamplesByName does nothing without one of its four
+	 * regexes; with one, it drops every sample that has no location. */
+	if ((rx.focus || rx.ignore || rx.hide || rx.show) &&
+	    (err = by_name(&w, &rx)) < 0)
 		goto done;
 	if (rx.show_from && (err = show_from(&w, rx.show_from)) < 0)
 		goto done;

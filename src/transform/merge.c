@@ -229,7 +229,7 @@ static bool location_eq(const struct pp_profile *dst, uint32_t i,
 		const struct pp_line *a = &dst->lines[d->line_first + k];
 
 		if (a->function != lines[k].function ||
-		    a->line != lines[k].line)
+		    a->line != lines[k].line || a->column != lines[k].column)
 			return false;
 	}
 	return true;

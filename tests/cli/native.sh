@@ -9,7 +9,7 @@
 #    compared, not bytes. Names are compared with parameter lists removed,
 #    since google-pprof cuts names at the first '(' (`operator`, `{lambda#1}`).
 #  - go tool pprof -top BIN PROF: header lines and totals must be the same,
-#    and the cum of every function it names. go tool pprof 1.19 reports no
+#    and the cum of every function it names. go tool pprof (1.19, 1.24) reports no
 #    inlined frames, and leaves functions of C++ classes and `main` of a PIE
 #    unnamed (`[cxxprog]`, `[cprog-pie]`): there we assert our better answer.
 #

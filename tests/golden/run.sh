@@ -16,13 +16,13 @@
 # Exit status 1 if any case failed, 2 on bad usage.
 #
 # The comparison is byte-exact with one allowance, the "Time:" line.
-# Go 1.19's pprof prints the profile's time_nanos as
-# "Jan 2, 2006 at 3:04pm (MST)"; pprof-c prints it in current pprof's
-# layout, "2006-01-02 15:04:05 MST". Before comparing, both forms are
-# rewritten to "Time: 2006-01-02 15:04 MST" (the minute both show, in the
-# same zone, TZ=UTC), so the line must still name the same minute; every
-# other byte, "File:" included, must match. Nothing else in pprof's output
-# varies between runs: "File:" is the base name of the profile's first
+# pprof-c and Go 1.24's pprof print time_nanos as "2006-01-02 15:04:05
+# MST"; Go 1.19's pprof (which made older goldens, such as those kept by
+# other tests) printed "Jan 2, 2006 at 3:04pm (MST)". Before comparing,
+# both forms are rewritten to "Time: 2006-01-02 15:04 MST" (the minute
+# both show, in the same zone, TZ=UTC), so the line must still name the
+# same minute; every other byte, "File:" included, must match. Nothing
+# else in pprof's output varies between runs: "File:" is the base name of the profile's first
 # mapping, "Duration:" comes from the profile, and ties in the sort are
 # broken by name. A case passes only if the exit status is 0 as well;
 # stderr is ignored.
