@@ -85,7 +85,7 @@ if [ -n "$TLS" ]; then
 		bad "https+insecure: $(cat "$TMP/err")"
 	rm -rf "$PPROF_TMPDIR"
 else
-	echo "note: no openssl, HTTPS not tested"
+	part_skipped "HTTPS: openssl is not installed or could not make a certificate"
 fi
 
 # Not http or https: one line, nothing fetched.

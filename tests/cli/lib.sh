@@ -48,7 +48,28 @@ expect_same() {
 	fi
 }
 
+# require COMMAND PACKAGE: the whole test needs COMMAND; without it the
+# test reports SKIP (exit 77), never a pass.
+require() {
+	command -v "$1" >/dev/null && return 0
+	echo "SKIP: $(basename "$0" .sh): $1 is not installed (Debian's $2; scripts/install-test-deps.sh installs it)"
+	exit 77
+}
+
+# part_skipped WHY: a part of the test could not run here. Unless
+# something failed, finish then reports SKIP (exit 77), not a pass.
+SKIPPED_PARTS=
+part_skipped() {
+	echo "skipped: $*"
+	SKIPPED_PARTS="$SKIPPED_PARTS${SKIPPED_PARTS:+; }$*"
+}
+
 finish() {
 	echo "$(basename "$0" .sh): $PASSED passed, $FAILED failed"
-	[ "$FAILED" -eq 0 ]
+	[ "$FAILED" -eq 0 ] || exit 1
+	if [ -n "$SKIPPED_PARTS" ]; then
+		echo "SKIP: not everything could run: $SKIPPED_PARTS"
+		exit 77
+	fi
+	exit 0
 }

@@ -2,6 +2,7 @@
 # flame, folded and speedscope on real profiles: well-formed output, the
 # totals of the profile, -inverted, -lines, -output, and bad destinations.
 . "$(dirname "$0")/lib.sh"
+require xmllint libxml2-utils
 CPU="$SRCDIR/testdata/go/cpu.pb.gz"
 HEAP="$SRCDIR/testdata/go/heap.pb.gz"
 

@@ -1,7 +1,13 @@
 /*
  * Replays fuzz inputs through a fuzz target without libFuzzer, so every
  * normal build runs the committed corpus and past findings as regression
- * tests. Usage: replay FILE_OR_DIR... ; prints "N passed, 0 failed".
+ * tests. Usage: replay FILE_OR_DIR... ; prints "N passed, N failed".
+ *
+ * An input fails when it cannot be read or when the target returns
+ * anything but 0 or -1: libFuzzer keeps 0 and treats -1 as "do not add
+ * to the corpus", and a target returns another value to flag an input as
+ * a finding without crashing. (A crash or a sanitizer report ends the
+ * replay itself, which fails the test too.)
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -17,6 +23,7 @@ static int run_file(const char *path)
 	FILE *f = fopen(path, "rb");
 	uint8_t *buf = NULL;
 	size_t len = 0, cap = 0, n;
+	int rc;
 
 	if (!f) {
 		fprintf(stderr, "replay: %s: cannot open\n", path);
@@ -39,8 +46,14 @@ static int run_file(const char *path)
 		len += n;
 	} while (n > 0);
 	fclose(f);
-	LLVMFuzzerTestOneInput(buf, len);
+	rc = LLVMFuzzerTestOneInput(buf, len);
 	free(buf);
+	if (rc != 0 && rc != -1) {
+		fprintf(stderr,
+		        "replay: %s: the target flagged it (returned %d)\n",
+		        path, rc);
+		return -1;
+	}
 	return 0;
 }
 

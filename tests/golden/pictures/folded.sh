@@ -18,7 +18,7 @@ ROOT=$(cd "$GOLDEN/../../.." && pwd)
 BIN=$1
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 CASES=${2:-$GOLDEN/folded.cases}
-PY=$(command -v python3) || { echo "folded.sh: python3 is needed" >&2; exit 2; }
+PY=$(command -v python3) || { echo "SKIP: folded.sh: python3 is not installed (scripts/install-test-deps.sh installs it)"; exit 77; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT INT TERM
 export TZ=UTC LC_ALL=C
