@@ -53,6 +53,15 @@ for d in proc sys dev dev/pts dev/shm; do
 	mounted+=("$root/$d")
 done
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# A network whose HTTPS goes through an intercepting proxy has its own CA,
+# added locally on this machine: give it to node (npm) in the root, as the
+# host's own environment does. The root's trust store stays Debian's.
+extra_ca=
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+	cat /usr/local/share/ca-certificates/*.crt >"$root/root/extra-ca.crt"
+	extra_ca=NODE_EXTRA_CA_CERTS=/root/extra-ca.crt
+	echo "this machine's local CA certificates -> NODE_EXTRA_CA_CERTS in the root (for npm)"
+fi
 
 step "git clone (HEAD $(git -C "$here" rev-parse --short HEAD)) into /root/pprof-c"
 git clone -q --no-hardlinks "$here" "$root/root/pprof-c" || exit 1
@@ -66,7 +75,7 @@ first=$(readme_block 1)
 second=$(readme_block 2)
 
 in_root() {
-	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 $extra_ca \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		/bin/bash -c "cd /root/pprof-c && $1"
 }
