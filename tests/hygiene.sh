@@ -30,6 +30,12 @@ for h in include/pprof/*.h; do
 done
 rm -f "${TMPDIR:-/tmp}/hdr.$$"
 
+# The documentation stands alone in a clone: nothing points at files
+# outside the repository (a development machine's ../shared).
+outside=$(git grep -nE '\.\./shared/|/work/shared' -- README.md 'docs/*' 'man/*' '*.md' \
+	':!tests/browser/node_modules' 2>/dev/null)
+if [ -z "$outside" ]; then ok; else bad "documentation points outside the repository: $outside"; fi
+
 # Our C is formatted with the committed .clang-format.
 if command -v clang-format >/dev/null; then
 	files=$(git ls-files 'src/*.c' 'src/*.h' 'include/*.h' 'tests/unit/*.c' 'tests/unit/*.h' 2>/dev/null)
