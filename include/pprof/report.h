@@ -161,6 +161,34 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out);
 /* The profile as gzip'd profile.proto (`proto`). */
 int pp_report_proto(struct pp_report *r, FILE *out);
 
+/* ---- JSON: the web UI's data and `-json` (docs/web-api.md) ------------- */
+
+/*
+ * s as a JSON string with its quotes, safe inside HTML and <script>: <, >,
+ * &, ' and U+2028/U+2029 escaped, invalid UTF-8 replaced by U+FFFD.
+ */
+void pp_report_put_json_string(FILE *out, const char *s);
+
+/* The top table as JSON: sample types, total, header lines and one row per
+ * node with raw and formatted values (the same strings `top` prints). */
+int pp_report_top_json(struct pp_report *r, FILE *out);
+
+struct pp_flame_json_opts {
+	uint32_t root;    /* 0: the whole tree; else a node id from a
+	                     previous answer (stable while the options are) */
+	double min_share; /* 0: every frame; else frames worth less than
+	                     this share of root's value are left out */
+};
+
+/*
+ * The flame graph's calling-context tree as JSON: the frames under root,
+ * depth-first, those thinner than min_share of root left out with their
+ * subtrees. With -diff_base, a frame's value is the new profile's and its
+ * delta the change. PP_ENOTFOUND for a root that does not exist.
+ */
+int pp_report_flame_json(struct pp_report *r,
+                         const struct pp_flame_json_opts *opts, FILE *out);
+
 /* ---- check: a gate for CI ---------------------------------------------- */
 
 struct pp_check_rule {

@@ -14,6 +14,7 @@
 #include "cli/output.h"
 #include "cli/pipeline.h"
 #include "cli/shell.h"
+#include "web/web.h"
 
 #ifndef PPROF_C_VERSION
 #define PPROF_C_VERSION "0.0.0"
@@ -159,6 +160,12 @@ int main(int argc, char **argv)
 		printf("pprof-c %s\n", PPROF_C_VERSION);
 		goto out;
 	}
+	if (args.config.http && args.command) {
+		usage_error("-http serves every view: give no report command "
+		            "with it");
+		status = PP_EXIT_USAGE;
+		goto out;
+	}
 	if (args.nsources == 0) {
 		usage_error("no profile given");
 		status = PP_EXIT_USAGE;
@@ -201,6 +208,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pprof-c: %s\n",
 		        ctx.message[0] ? ctx.message : pp_strerror(rc));
 		status = rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
+		goto out;
+	}
+	if (args.config.http) {
+		if ((rc = pp_web_serve(&ctx, &args.config,
+		                       prepared ? prepared : prof, stderr)) <
+		    0) {
+			fprintf(stderr, "pprof-c: %s\n", ctx.message);
+			status =
+			        rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
+		}
 		goto out;
 	}
 	if (!args.command) {

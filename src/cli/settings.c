@@ -125,6 +125,12 @@ const struct pp_setting pp_settings[] = {
          "URLs: give up after N+5 seconds (1.5 x seconds, or 60)", true},
         {"max-size", PP_SET_SIZE, OFF(max_size), 0, "BYTES",
          "refuse profiles larger than BYTES decompressed (4G); k/M/G ok", true},
+        {"http", PP_SET_STRING, OFF(http), 0, "[HOST]:PORT",
+         "serve the web UI there (localhost when HOST is empty; :0 any "
+         "free port)",
+         false},
+        {"no_browser", PP_SET_BOOL, OFF(no_browser), 0, NULL,
+         "-http: do not open a browser", false},
         {"total_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 0, NULL,
          "sample_index=delay (pprof's legacy flag)", false},
         {"mean_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 1, NULL,
@@ -186,6 +192,8 @@ void pp_cli_config_release(struct pp_cli_config *c)
 	free(c->source_path);
 	free(c->trim_path);
 	free(c->symbolize);
+	free(c->http);
+	c->http = NULL;
 	c->source_path = c->trim_path = c->symbolize = NULL;
 	free(c->focus);
 	free(c->ignore);

@@ -45,6 +45,10 @@ struct pp_cli_config {
 	/* check's rules, in the order given; regex strings owned. */
 	struct pp_check_rule *rules;
 	size_t nrules;
+	/* -http=[HOST]:PORT: serve the web UI (owned; NULL = no server),
+	 * and -no_browser: do not open a browser on it. */
+	char *http;
+	bool no_browser;
 	/* Not a setting: the command asks for pprof's merge even of a single
 	 * profile (see pp_command.merged). */
 	bool merge_one;

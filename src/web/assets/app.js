@@ -1,0 +1,373 @@
+// pprof-c's web UI: one script for every view. Data comes from the server's
+// JSON API (docs/web-api.md), or, in a file written by `pprof-c html`, from
+// the JSON embedded in the page. Every name from the profile reaches the
+// page as textContent, never as markup.
+"use strict";
+
+(function () {
+  const embedded = document.getElementById("pprof-data");
+  const staticData = embedded ? JSON.parse(embedded.textContent) : null;
+  const params = new URLSearchParams(location.search);
+  const state = { view: viewName(), selected: new Set(), data: null };
+  const FILTERS = ["f", "i", "h", "s", "sf", "prunefrom", "tf", "ti", "ts", "th"];
+
+  function viewName() {
+    if (staticData) return params.get("view") || "flamegraph";
+    const p = location.pathname;
+    if (p === "/ui/" || p === "/ui") return "graph";
+    return p.replace(/^\/ui\//, "") || "flamegraph";
+  }
+
+  function $(id) { return document.getElementById(id); }
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function showError(msg) {
+    const e = $("errors");
+    e.textContent = msg;
+    e.hidden = false;
+  }
+
+  // The query of a view with some parameters changed (null removes).
+  function withParams(changes) {
+    const q = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null || v === "") q.delete(k); else q.set(k, v);
+    }
+    const s = q.toString();
+    return s ? "?" + s : "";
+  }
+
+  function viewURL(view, changes) {
+    const path = view === "graph" ? "/ui/" : "/ui/" + view;
+    return path + withParams(changes || {});
+  }
+
+  async function api(kind, extra) {
+    if (staticData) {
+      if (!staticData[kind]) throw new Error("this file holds no " + kind + " data");
+      return staticData[kind];
+    }
+    const resp = await fetch("/api/" + kind + withParams(extra || {}), { credentials: "same-origin" });
+    const body = await resp.json();
+    if (!resp.ok) throw new Error(body.error || resp.statusText);
+    return body;
+  }
+
+  // A regexp that matches exactly the given names, as pprof builds it.
+  function namesRegexp(names) {
+    const quoted = [...names].map((n) => n.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&"));
+    return quoted.length === 1 ? "^" + quoted[0] + "$" : "^(?:" + quoted.join("|") + ")$";
+  }
+
+  // ---- header ------------------------------------------------------------
+
+  function setupHeader() {
+    for (const a of document.querySelectorAll("#view-menu a[data-view]")) {
+      const v = a.dataset.view;
+      if (staticData && !staticData[v === "flamegraph" ? "flame" : v]) a.classList.add("disabled");
+      a.href = staticData ? "?view=" + v : viewURL(v);
+      if (v === state.view) a.classList.add("current");
+    }
+    for (const a of document.querySelectorAll("#refine-menu a[data-refine]")) {
+      a.addEventListener("click", (ev) => { ev.preventDefault(); refine(a.dataset.refine); });
+    }
+    if (staticData) {
+      for (const id of ["refine-menu", "config-menu", "sample-menu", "download"]) $(id).hidden = true;
+    } else {
+      $("download").href = "/download" + withParams({});
+    }
+    const search = $("search");
+    search.value = params.get("search") || "";
+    let timer = 0;
+    search.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => { if (state.onSearch) state.onSearch(search.value); }, 150);
+    });
+    search.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && state.onSearch) state.onSearch(search.value);
+    });
+  }
+
+  function refine(what) {
+    if (what === "reset") {
+      const changes = {};
+      for (const f of FILTERS) changes[f] = null;
+      location.href = viewURL(state.view, changes);
+      return;
+    }
+    let re = "";
+    if (state.selected.size) re = namesRegexp(state.selected);
+    else re = $("search").value;
+    if (!re) { showError("Select functions (click a row or a frame) or type a regexp in the search box first."); return; }
+    location.href = viewURL(state.view, { [what]: re });
+  }
+
+  function fillHeader(d) {
+    $("title").textContent = (d.labels || []).slice(0, 2).join("  ");
+    const menu = $("sample-types");
+    menu.textContent = "";
+    (d.sample_types || []).forEach((t, i) => {
+      const a = el("a", i === d.sample_index ? "current" : "", t);
+      a.href = viewURL(state.view, { si: t });
+      menu.appendChild(a);
+    });
+  }
+
+  // ---- top ---------------------------------------------------------------
+
+  async function showTop() {
+    const d = await api("top");
+    fillHeader(d);
+    $("legend").textContent = d.labels.join("\n");
+    const table = el("table", "top");
+    const head = el("tr");
+    const cols = [["flat", "flat"], ["flat%", "flat"], ["sum%", null], ["cum", "cum"], ["cum%", "cum"], ["name", "name"]];
+    let sortKey = params.get("sort") === "cum" ? "cum" : "flat";
+    for (const [label, key] of cols) {
+      const th = el("th", label === "name" ? "name" : "", label);
+      if (key) th.addEventListener("click", () => { sortKey = key; render(); });
+      th.dataset.key = key || "";
+      head.appendChild(th);
+    }
+    const thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
+    const tbody = el("tbody"); table.appendChild(tbody);
+    const rows = d.rows.map((r, i) => ({ r, i }));
+    function render() {
+      const sorted = rows.slice();
+      if (sortKey === "name") sorted.sort((a, b) => (a.r.name < b.r.name ? -1 : a.r.name > b.r.name ? 1 : 0));
+      else if (sortKey === "cum" && params.get("sort") !== "cum") sorted.sort((a, b) => Math.abs(b.r.cum) - Math.abs(a.r.cum) || a.i - b.i);
+      else if (sortKey === "flat" && params.get("sort") === "cum") sorted.sort((a, b) => Math.abs(b.r.flat) - Math.abs(a.r.flat) || a.i - b.i);
+      for (const th of head.children) th.classList.toggle("sorted", th.dataset.key === sortKey && th.textContent.indexOf("%") < 0);
+      tbody.textContent = "";
+      for (const { r } of sorted) {
+        const tr = el("tr", state.selected.has(r.name) ? "selected" : "");
+        for (const v of [r.flat_str, r.flat_pct, r.sum_pct, r.cum_str, r.cum_pct]) tr.appendChild(el("td", "", v));
+        tr.appendChild(el("td", "name", r.name + (r.inline ? " (" + r.inline + ")" : "")));
+        tr.addEventListener("click", () => {
+          if (state.selected.has(r.name)) state.selected.delete(r.name); else state.selected.add(r.name);
+          tr.classList.toggle("selected", state.selected.has(r.name));
+        });
+        tbody.appendChild(tr);
+      }
+      state.onSearch(($("search").value));
+    }
+    state.onSearch = (text) => {
+      let re = null;
+      try { re = text ? new RegExp(text) : null; } catch (e) { re = null; }
+      let n = 0;
+      for (const tr of tbody.children) {
+        const name = tr.lastChild.textContent;
+        const hit = !re || re.test(name);
+        tr.hidden = !hit;
+        if (hit && re) n++;
+      }
+      $("matched").textContent = re ? n + " matched" : "";
+    };
+    $("content").appendChild(table);
+    render();
+  }
+
+  // ---- flame graph -------------------------------------------------------
+
+  const ROW = 18;
+
+  function fnv1a(s) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < s.length; i++) {
+      h ^= s.charCodeAt(i) & 0xff;
+      h = Math.imul(h, 16777619) >>> 0;
+    }
+    return h >>> 0;
+  }
+
+  // The package of a name, the unit of its colour (as `pprof-c flame`).
+  function packageOf(name) {
+    let end = name.indexOf(" ");
+    if (end < 0) end = name.length;
+    const slash = name.lastIndexOf("/", end - 1);
+    for (let p = slash >= 0 ? slash : 0; p < end; p++) {
+      const c = name[p];
+      if (c === "." || (c === ":" && name[p + 1] === ":")) return name.slice(0, p);
+      if (c === "(" || c === "<") break;
+    }
+    return name.slice(0, end);
+  }
+
+  function frameColour(d, node, maxDelta) {
+    if (d.diff) {
+      const delta = node[8];
+      const v = maxDelta ? Math.max(0, Math.min(210, Math.floor(210 * (maxDelta - Math.abs(delta)) / maxDelta))) : 210;
+      if (delta > 0) return "rgb(255," + v + "," + v + ")";
+      if (delta < 0) return "rgb(" + v + "," + v + ",255)";
+      return "rgb(250,250,250)";
+    }
+    const h = fnv1a(packageOf(d.names[node[2]]));
+    return "rgb(" + (205 + h % 50) + "," + ((h >>> 8) % 230) + "," + ((h >>> 20) % 55) + ")";
+  }
+
+  async function showFlame() {
+    const content = $("content");
+    const bar = el("div"); bar.id = "flame-bar";
+    const trail = el("span", "trail");
+    const icicle = el("button", "", "Icicle"); icicle.type = "button"; icicle.id = "icicle";
+    bar.append(icicle, trail);
+    const box = el("div"); box.id = "flame";
+    content.append(bar, box);
+    let inverted = localStorage.getItem("pprof-c.icicle") !== "false";
+    let selectedName = null;
+    let d = null;
+    let frames = [];
+
+    async function load(root) {
+      const width = Math.max(200, box.clientWidth || 1200);
+      if (staticData) d = zoomLocal(staticData.flame, root);
+      else d = await api("flame", { root: root ? String(root) : null, width: String(width) });
+      fillHeader(d);
+      draw();
+    }
+
+    function draw() {
+      box.textContent = "";
+      frames = [];
+      const width = box.clientWidth || 1200;
+      const nodes = d.nodes;
+      if (!nodes.length) { box.appendChild(el("p", "", "No samples.")); return; }
+      const rootValue = nodes[0][3] || 1;
+      let maxDepth = 0, maxDelta = 0;
+      for (const n of nodes) {
+        if (n[1] > maxDepth) maxDepth = n[1];
+        if (Math.abs(n[8]) > maxDelta) maxDelta = Math.abs(n[8]);
+      }
+      box.style.height = (maxDepth + 1) * ROW + "px";
+      const cursor = [0];
+      for (const n of nodes) {
+        const depth = n[1];
+        const x = cursor[depth] || 0;
+        cursor[depth] = x + n[3];
+        cursor[depth + 1] = x;
+        const left = x / rootValue * width, w = n[3] / rootValue * width;
+        if (w < 1) continue;
+        const f = el("div", "frame");
+        const name = d.names[n[2]];
+        f.style.left = left + "px";
+        f.style.width = w + "px";
+        f.style.top = (inverted ? depth : maxDepth - depth) * ROW + "px";
+        f.style.background = frameColour(d, n, maxDelta);
+        if (w > 24) f.textContent = name;
+        f.dataset.id = n[0];
+        f.dataset.name = name;
+        if (name === selectedName) f.classList.add("selected");
+        frames.push({ f, n, name });
+        box.appendChild(f);
+      }
+      trail.textContent = "";
+      if (d.root !== 0) {
+        const top = el("a", "", "root");
+        top.addEventListener("click", () => load(0));
+        trail.appendChild(top);
+        for (const p of d.path) {
+          const a = el("a", "", p.name);
+          a.addEventListener("click", () => load(p.id));
+          trail.appendChild(a);
+        }
+      }
+      state.onSearch($("search").value);
+    }
+
+    // The frames under root of the embedded tree (a page with no server).
+    function zoomLocal(full, root) {
+      if (!root) return full;
+      const nodes = full.nodes;
+      let i = nodes.findIndex((n) => n[0] === root);
+      if (i < 0) return full;
+      const base = nodes[i][1], out = [];
+      const path = [];
+      for (let k = i - 1, want = base - 1; k >= 1 && want >= 1; k--) {
+        if (nodes[k][1] === want) { path.unshift({ id: nodes[k][0], name: full.names[nodes[k][2]] }); want--; }
+      }
+      out.push(nodes[i].slice()); out[0][1] = 0;
+      for (let k = i + 1; k < nodes.length && nodes[k][1] > base; k++) {
+        const n = nodes[k].slice(); n[1] -= base; out.push(n);
+      }
+      return Object.assign({}, full, { nodes: out, root, path });
+    }
+
+    box.addEventListener("click", (ev) => {
+      const f = ev.target.closest(".frame");
+      if (!f) return;
+      const id = Number(f.dataset.id);
+      selectedName = f.dataset.name === "root" ? null : f.dataset.name;
+      state.selected = new Set(selectedName ? [selectedName] : []);
+      load(id === d.root ? (d.path.length ? d.path[d.path.length - 1].id : 0) : id);
+    });
+    box.addEventListener("mousemove", (ev) => {
+      const f = ev.target.closest(".frame");
+      const tip = $("tooltip");
+      if (!f) { tip.hidden = true; return; }
+      const fr = frames.find((x) => x.f === f);
+      if (!fr) return;
+      const n = fr.n;
+      let text = fr.name + "\n" + n[5] + " (" + n[7] + ")   self " + n[6];
+      if (d.diff) text += "\nchange " + n[9];
+      tip.textContent = text;
+      tip.hidden = false;
+      tip.style.left = Math.min(ev.clientX + 12, window.innerWidth - 420) + "px";
+      tip.style.top = ev.clientY + 14 + "px";
+    });
+    box.addEventListener("mouseleave", () => { $("tooltip").hidden = true; });
+    icicle.addEventListener("click", () => {
+      inverted = !inverted;
+      localStorage.setItem("pprof-c.icicle", String(inverted));
+      icicle.classList.toggle("on", inverted);
+      draw();
+    });
+    icicle.classList.toggle("on", inverted);
+    state.onSearch = (text) => {
+      let re = null;
+      try { re = text ? new RegExp(text) : null; } catch (e) { re = null; }
+      const m = $("matched");
+      if (!re) { for (const x of frames) x.f.classList.remove("match"); m.textContent = ""; return; }
+      // The matched share: frames that match with no matching ancestor.
+      let sum = 0;
+      const open = [];
+      for (const x of frames) {
+        const hit = re.test(x.name);
+        x.f.classList.toggle("match", hit);
+        while (open.length && open[open.length - 1] >= x.n[1]) open.pop();
+        if (hit && !open.length) sum += x.n[3];
+        if (hit) open.push(x.n[1]);
+      }
+      const total = d.nodes.length ? d.nodes[0][3] : 0;
+      m.textContent = "Matched: " + (total ? (100 * sum / total).toFixed(1) : "0.0") + "%";
+    };
+    let resizeTimer = 0;
+    window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(draw, 100); });
+    await load(0);
+  }
+
+  // ---- pages -------------------------------------------------------------
+
+  const views = { top: showTop, flamegraph: showFlame };
+
+  async function main() {
+    setupHeader();
+    const show = views[state.view];
+    if (!show) { showError("This view is not available yet."); return; }
+    try {
+      await show();
+      document.body.dataset.ready = "true";
+    } catch (e) {
+      showError(String(e.message || e));
+      document.body.dataset.ready = "error";
+    }
+  }
+
+  window.pprofC = { state };
+  main();
+})();

@@ -1,0 +1,417 @@
+/*
+ * The HTTP side of the web UI: libmicrohttpd on one thread of its own
+ * (requests are answered one at a time, so the views and their cache need
+ * no locks), the routes, and the safety checks every request passes.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "web/assets.h"
+#include "web/query.h"
+#include "web/views.h"
+#include "web/web.h"
+
+extern char **environ;
+
+/* Scripts, styles and data from this server only; nothing inline, no
+ * frames, no plugins. */
+#define CSP                                                           \
+	"default-src 'none'; script-src 'self'; style-src 'self'; "   \
+	"img-src 'self' data:; connect-src 'self'; base-uri 'none'; " \
+	"form-action 'self'; frame-ancestors 'none'"
+
+struct server {
+	struct pp_web_views *views;
+	char host[256]; /* as given (or "localhost"), for the Host check */
+	unsigned port;
+};
+
+/* Split "[HOST]:PORT" ("[::1]:8080", "host:80", ":0"); an empty host is
+ * localhost and an empty port 0 (any free one), as in pprof. */
+static int split_hostport(struct pp_ctx *ctx, const char *s, char *host,
+                          size_t hostsize, char *port, size_t portsize)
+{
+	const char *colon = strrchr(s, ':'), *h = s;
+	size_t hlen;
+
+	if (!colon)
+		return pp_error(ctx, PP_EUSAGE,
+		                "-http=%s: could not split http address: "
+		                "missing port in address",
+		                s);
+	hlen = (size_t)(colon - s);
+	if (hlen >= 2 && s[0] == '[' && colon[-1] == ']') {
+		h = s + 1;
+		hlen -= 2;
+	} else if (memchr(s, ':', hlen)) {
+		return pp_error(ctx, PP_EUSAGE,
+		                "-http=%s: could not split http address: "
+		                "too many colons in address",
+		                s);
+	}
+	if (hlen >= hostsize || strlen(colon + 1) >= portsize)
+		return pp_error(ctx, PP_EUSAGE, "-http=%s: address too long",
+		                s);
+	if (hlen == 0)
+		snprintf(host, hostsize, "localhost");
+	else
+		snprintf(host, hostsize, "%.*s", (int)hlen, h);
+	snprintf(port, portsize, "%s", colon[1] ? colon + 1 : "0");
+	for (const char *p = port; *p; p++)
+		if (*p < '0' || *p > '9')
+			return pp_error(ctx, PP_EUSAGE,
+			                "-http=%s: invalid port number", s);
+	return 0;
+}
+
+static bool is_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+
+		return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+	}
+	if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 =
+		        (const struct sockaddr_in6 *)sa;
+
+		return IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+	}
+	return false;
+}
+
+/* Listen on host:port: IPv4 first where the name has both (as Go's
+ * listener takes "localhost"). */
+static int listen_on(struct pp_ctx *ctx, const char *host, const char *port,
+                     int *fd_out, unsigned *port_out, bool *loopback,
+                     bool *ipv6)
+{
+	struct addrinfo hints, *res = NULL;
+	int rc, fd = -1, saved = 0;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE;
+	if ((rc = getaddrinfo(host, port, &hints, &res)) != 0)
+		return pp_error(ctx, PP_EIO, "-http: %s: %s", host,
+		                gai_strerror(rc));
+	for (int pass = 0; pass < 2 && fd < 0; pass++) {
+		for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
+			int one = 1;
+
+			if ((a->ai_family == AF_INET) != (pass == 0))
+				continue;
+			fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC,
+			            a->ai_protocol);
+			if (fd < 0) {
+				saved = errno;
+				continue;
+			}
+			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one,
+			           sizeof(one));
+			if (bind(fd, a->ai_addr, a->ai_addrlen) < 0 ||
+			    listen(fd, 128) < 0) {
+				saved = errno;
+				close(fd);
+				fd = -1;
+				continue;
+			}
+			*loopback = is_loopback(a->ai_addr);
+			*ipv6 = a->ai_family == AF_INET6;
+		}
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return pp_error(ctx, PP_EIO,
+		                "-http: cannot listen on %s:%s: %s", host, port,
+		                strerror(saved ? saved : EINVAL));
+	{
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
+
+		getsockname(fd, (struct sockaddr *)&ss, &len);
+		*port_out =
+		        ntohs(ss.ss_family == AF_INET6
+		                      ? ((struct sockaddr_in6 *)&ss)->sin6_port
+		                      : ((struct sockaddr_in *)&ss)->sin_port);
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+/* The Host header names this server: a localhost name or the host it was
+ * started with, and its port. Anything else may be a DNS-rebinding page
+ * reaching a loopback server through a name it controls. */
+static bool host_allowed(const struct server *s, const char *hdr)
+{
+	static const char *const local[] = {"localhost", "127.0.0.1", "[::1]"};
+	const char *colon;
+	char want[300];
+	size_t hlen;
+
+	if (!hdr)
+		return false;
+	colon = strrchr(hdr, ':');
+	if (colon && strchr(colon, ']'))
+		colon = NULL; /* "[::1]" without a port */
+	hlen = colon ? (size_t)(colon - hdr) : strlen(hdr);
+	if (colon ? (unsigned)strtoul(colon + 1, NULL, 10) != s->port ||
+	                    colon[1] == '\0' ||
+	                    strspn(colon + 1, "0123456789") != strlen(colon + 1)
+	          : s->port != 80)
+		return false;
+	for (size_t i = 0; i < sizeof(local) / sizeof(local[0]); i++)
+		if (strlen(local[i]) == hlen &&
+		    strncasecmp(hdr, local[i], hlen) == 0)
+			return true;
+	snprintf(want, sizeof(want), strchr(s->host, ':') ? "[%s]" : "%s",
+	         s->host);
+	return strlen(want) == hlen && strncasecmp(hdr, want, hlen) == 0;
+}
+
+static enum MHD_Result send_answer(struct MHD_Connection *conn, int status,
+                                   const char *type, char *body, size_t size,
+                                   bool owned, const char *disposition)
+{
+	struct MHD_Response *resp = MHD_create_response_from_buffer(
+	        size, body,
+	        owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!resp) {
+		if (owned)
+			free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, "Content-Type", type);
+	MHD_add_response_header(resp, "Content-Security-Policy", CSP);
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(resp, "X-Frame-Options", "DENY");
+	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+	MHD_add_response_header(resp, "Cache-Control", "no-store");
+	if (disposition)
+		MHD_add_response_header(resp, "Content-Disposition",
+		                        disposition);
+	ret = MHD_queue_response(conn, (unsigned)status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+static enum MHD_Result send_text(struct MHD_Connection *conn, int status,
+                                 const char *text)
+{
+	return send_answer(conn, status, "text/plain; charset=utf-8",
+	                   (char *)text, strlen(text), false, NULL);
+}
+
+static enum MHD_Result redirect(struct MHD_Connection *conn, const char *to)
+{
+	struct MHD_Response *resp = MHD_create_response_from_buffer(
+	        0, (void *)"", MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!resp)
+		return MHD_NO;
+	MHD_add_response_header(resp, "Location", to);
+	MHD_add_response_header(resp, "Content-Security-Policy", CSP);
+	ret = MHD_queue_response(conn, MHD_HTTP_FOUND, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+static const char *get_arg(void *data, const char *name)
+{
+	return MHD_lookup_connection_value(data, MHD_GET_ARGUMENT_KIND, name);
+}
+
+/* The views the page shell serves, at pprof's paths. */
+static bool is_view(const char *url)
+{
+	static const char *const views[] = {
+	        "/ui/",     "/ui/top",    "/ui/flamegraph",
+	        "/ui/peek", "/ui/source", "/ui/disasm",
+	};
+
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++)
+		if (strcmp(url, views[i]) == 0)
+			return true;
+	return false;
+}
+
+static enum MHD_Result
+answer_data(struct server *s, struct MHD_Connection *conn, const char *what)
+{
+	struct pp_web_answer a;
+
+	if (pp_web_views_answer(s->views, what, get_arg, conn, &a) < 0)
+		return send_text(conn, 500, "out of memory\n");
+	return send_answer(conn, a.status, a.content_type, a.body, a.size, true,
+	                   a.attachment && a.status == 200
+	                           ? "attachment; filename=\"profile.pb.gz\""
+	                           : NULL);
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
+                              const char *url, const char *method,
+                              const char *version, const char *upload,
+                              size_t *upload_size, void **state)
+{
+	struct server *s = cls;
+	bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+
+	(void)version;
+	(void)upload;
+	/* Answer once the whole request is in (a body is read and
+	 * ignored: no route takes one). */
+	if (!*state) {
+		*state = s;
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (!host_allowed(s, MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+	                                                 "Host")))
+		return send_text(
+		        conn, 403,
+		        "forbidden: the Host header does not name this "
+		        "server\n");
+	if (!get)
+		return send_text(conn, 405, "method not allowed\n");
+	if (strcmp(url, "/") == 0)
+		return redirect(conn, "/ui/flamegraph");
+	if (strcmp(url, "/ui") == 0)
+		return redirect(conn, "/ui/");
+	if (is_view(url)) {
+		const struct pp_web_asset *a = pp_web_asset_find("index.html");
+
+		return send_answer(conn, 200, a->content_type, (char *)a->data,
+		                   a->size, false, NULL);
+	}
+	if (strncmp(url, "/static/", 8) == 0) {
+		const struct pp_web_asset *a = pp_web_asset_find(url + 8);
+
+		if (a)
+			return send_answer(conn, 200, a->content_type,
+			                   (char *)a->data, a->size, false,
+			                   NULL);
+	}
+	if (strncmp(url, "/api/", 5) == 0 && strchr(url + 5, '/') == NULL)
+		return answer_data(s, conn, url + 5);
+	if (strcmp(url, "/download") == 0)
+		return answer_data(s, conn, "download");
+	return send_text(conn, 404, "not found\n");
+}
+
+/* $BROWSER or xdg-open on url, as pprof opens one; a failure is only a
+ * message (the URL is printed anyway). */
+static pid_t open_browser(const char *url, FILE *status)
+{
+	const char *browser = getenv("BROWSER");
+	char *argv[3];
+	posix_spawn_file_actions_t fa;
+	pid_t pid = -1;
+
+	argv[0] = (char *)(browser && *browser ? browser : "xdg-open");
+	argv[1] = (char *)url;
+	argv[2] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
+	                                 O_WRONLY, 0);
+	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
+		fprintf(status, "pprof-c: could not start %s; open %s\n",
+		        argv[0], url);
+		pid = -1;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	return pid;
+}
+
+int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                 const struct pp_profile *prof, FILE *status)
+{
+	struct server s;
+	char port[16], *initial = NULL, url[512];
+	struct MHD_Daemon *d = NULL;
+	sigset_t stop, old;
+	bool loopback = false, ipv6 = false;
+	int fd = -1, err, sig;
+	pid_t browser = -1;
+
+	memset(&s, 0, sizeof(s));
+	if ((err = split_hostport(ctx, cfg->http, s.host, sizeof(s.host), port,
+	                          sizeof(port))) < 0)
+		return err;
+	if ((err = pp_web_views_new(ctx, cfg, prof, &s.views)) < 0)
+		return err;
+	if ((err = listen_on(ctx, s.host, port, &fd, &s.port, &loopback,
+	                     &ipv6)) < 0)
+		goto done;
+	if (!loopback)
+		fprintf(status,
+		        "pprof-c: warning: serving on %s, which is not a "
+		        "loopback address: anyone who can reach it can read "
+		        "the profile\n",
+		        s.host);
+	/* The daemon's thread inherits these blocked; this thread waits for
+	 * them. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
+	                             (ipv6 ? MHD_USE_IPv6 : 0),
+	                     0, NULL, NULL, handle, &s,
+	                     MHD_OPTION_LISTEN_SOCKET, fd,
+	                     MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
+	                     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+	                     MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+	                     (size_t)(64 * 1024), MHD_OPTION_END);
+	if (!d) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		err = pp_error(ctx, PP_EIO, "-http: cannot start the server");
+		goto done;
+	}
+	fd = -1; /* the daemon's now */
+	snprintf(url, sizeof(url),
+	         strchr(s.host, ':') ? "http://[%s]:%u" : "http://%s:%u",
+	         s.host, s.port);
+	fprintf(status, "Serving web UI on %s\n", url);
+	fflush(status);
+	if (!cfg->no_browser) {
+		char full[4096];
+
+		initial = pp_web_query_initial(cfg);
+		snprintf(full, sizeof(full), "%s/ui/flamegraph%s", url,
+		         initial ? initial : "");
+		browser = open_browser(full, status);
+	}
+	while (sigwait(&stop, &sig) != 0)
+		;
+	MHD_stop_daemon(d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = 0;
+done:
+	if (browser > 0)
+		waitpid(browser, NULL, WNOHANG);
+	if (fd >= 0)
+		close(fd);
+	free(initial);
+	pp_web_views_free(s.views);
+	return err;
+}

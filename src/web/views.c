@@ -1,0 +1,181 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/pipeline.h"
+#include "pprof/report.h"
+#include "web/views.h"
+
+struct cached {
+	char *key; /* NULL: the slot is empty */
+	struct pp_cli_config cfg;
+	struct pp_cli_report *report;
+	unsigned long long used; /* the clock when last used */
+};
+
+struct pp_web_views {
+	struct pp_ctx *ctx;
+	const struct pp_cli_config *base;
+	const struct pp_profile *prof;
+	struct cached cache[PP_WEB_CACHED_REPORTS];
+	unsigned long long clock;
+};
+
+int pp_web_views_new(struct pp_ctx *ctx, const struct pp_cli_config *base,
+                     const struct pp_profile *prof, struct pp_web_views **out)
+{
+	struct pp_web_views *v = calloc(1, sizeof(*v));
+
+	*out = NULL;
+	if (!v)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	v->ctx = ctx;
+	v->base = base;
+	v->prof = prof;
+	*out = v;
+	return 0;
+}
+
+static void cached_release(struct cached *c)
+{
+	if (!c->key)
+		return;
+	pp_cli_report_free(c->report);
+	pp_cli_config_release(&c->cfg);
+	free(c->key);
+	memset(c, 0, sizeof(*c));
+}
+
+void pp_web_views_free(struct pp_web_views *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < PP_WEB_CACHED_REPORTS; i++)
+		cached_release(&v->cache[i]);
+	free(v);
+}
+
+/* The report for the request's parameters: from the cache, or made into
+ * the least recently used slot. On error, err holds the message. */
+static struct pp_report *report_for(struct pp_web_views *v, pp_web_get_fn get,
+                                    void *data, char *err, size_t errsize,
+                                    int *status)
+{
+	struct pp_cli_config cfg;
+	struct cached *slot = &v->cache[0];
+	char *key;
+	int rc;
+
+	*status = 400;
+	if (pp_web_query_config(v->base, get, data, &cfg, &key, err, errsize) <
+	    0)
+		return NULL;
+	v->clock++;
+	for (size_t i = 0; i < PP_WEB_CACHED_REPORTS; i++) {
+		struct cached *c = &v->cache[i];
+
+		if (c->key && strcmp(c->key, key) == 0) {
+			c->used = v->clock;
+			free(key);
+			pp_cli_config_release(&cfg);
+			return pp_cli_report_get(c->report);
+		}
+		if (!c->key || (slot->key && c->used < slot->used))
+			slot = c;
+	}
+	cached_release(slot);
+	v->ctx->message[0] = '\0';
+	if ((rc = pp_cli_report_new(v->ctx, &cfg, v->prof, &slot->report)) <
+	    0) {
+		snprintf(err, errsize, "%s",
+		         v->ctx->message[0] ? v->ctx->message
+		                            : pp_strerror(rc));
+		if (rc == PP_ENOMEM)
+			*status = 500;
+		free(key);
+		pp_cli_config_release(&cfg);
+		return NULL;
+	}
+	slot->key = key;
+	slot->cfg = cfg;
+	slot->used = v->clock;
+	return pp_cli_report_get(slot->report);
+}
+
+static int error_answer(const char *msg, int status, struct pp_web_answer *out)
+{
+	FILE *f = open_memstream(&out->body, &out->size);
+
+	if (!f)
+		return -1;
+	fputs("{\"error\":", f);
+	pp_report_put_json_string(f, msg);
+	fputs("}\n", f);
+	if (fclose(f) != 0)
+		return -1;
+	out->status = status;
+	out->content_type = "application/json";
+	return 0;
+}
+
+/* An unsigned number parameter, or def when absent or malformed. */
+static double number_param(pp_web_get_fn get, void *data, const char *name,
+                           double def)
+{
+	const char *s = get(data, name);
+	char *end;
+	double d;
+
+	if (!s || !*s)
+		return def;
+	d = strtod(s, &end);
+	return *end || !(d >= 0) ? def : d;
+}
+
+int pp_web_views_answer(struct pp_web_views *v, const char *what,
+                        pp_web_get_fn get, void *data,
+                        struct pp_web_answer *out)
+{
+	struct pp_report *r;
+	char err[1100];
+	FILE *f;
+	int rc = 0, status;
+
+	memset(out, 0, sizeof(*out));
+	if (!(r = report_for(v, get, data, err, sizeof(err), &status)))
+		return error_answer(err, status, out);
+	if (!(f = open_memstream(&out->body, &out->size)))
+		return -1;
+	v->ctx->message[0] = '\0';
+	out->status = 200;
+	out->content_type = "application/json";
+	if (strcmp(what, "top") == 0) {
+		rc = pp_report_top_json(r, f);
+	} else if (strcmp(what, "flame") == 0) {
+		struct pp_flame_json_opts o = {0, 0};
+		double width = number_param(get, data, "width", 0);
+
+		o.root = (uint32_t)number_param(get, data, "root", 0);
+		/* Only the frames at least a pixel wide. */
+		o.min_share = width >= 1 ? 1.0 / width : 0;
+		rc = pp_report_flame_json(r, &o, f);
+	} else if (strcmp(what, "download") == 0) {
+		out->content_type = "application/octet-stream";
+		out->attachment = true;
+		rc = pp_report_proto(r, f);
+	} else {
+		rc = pp_error(v->ctx, PP_ENOTFOUND, "no such view: %s", what);
+	}
+	if (fclose(f) != 0 && rc >= 0)
+		rc = PP_ENOMEM;
+	if (rc < 0) {
+		free(out->body);
+		out->body = NULL;
+		if (rc == PP_ENOMEM)
+			return -1;
+		snprintf(err, sizeof(err), "%s",
+		         v->ctx->message[0] ? v->ctx->message
+		                            : pp_strerror(rc));
+		return error_answer(err, rc == PP_ENOTFOUND ? 404 : 400, out);
+	}
+	return 0;
+}

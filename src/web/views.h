@@ -1,0 +1,47 @@
+/*
+ * The web UI's data: each view's JSON (and the profile download) for a
+ * request's parameters, from reports kept in a small cache, so that moving
+ * between views, zooming and sorting with the same filters costs nothing
+ * proportional to the profile. One per server; not thread-safe (the server
+ * answers requests on one thread).
+ */
+#ifndef PP_WEB_VIEWS_H
+#define PP_WEB_VIEWS_H
+
+#include <stddef.h>
+
+#include "cli/settings.h"
+#include "pprof/profile.h"
+#include "web/query.h"
+
+/* How many reports (each with its filtered copy of the profile and its
+ * aggregates) are kept; the least recently used goes first. */
+#define PP_WEB_CACHED_REPORTS 4
+
+struct pp_web_views;
+
+/* base and prof are borrowed and must outlive the views. */
+int pp_web_views_new(struct pp_ctx *ctx, const struct pp_cli_config *base,
+                     const struct pp_profile *prof, struct pp_web_views **out);
+void pp_web_views_free(struct pp_web_views *v);
+
+/* What an answer is. */
+struct pp_web_answer {
+	int status;               /* HTTP status */
+	const char *content_type; /* static string */
+	char *body;               /* malloc'd; free() */
+	size_t size;
+	bool attachment; /* a download (Content-Disposition) */
+};
+
+/*
+ * Answer the data request what ("top", "flame", "download") with the
+ * parameters get returns. Errors in the request (a bad regex, an unknown
+ * sample type) are answers too: status 400 and {"error": "..."}. -1 only
+ * when out of memory.
+ */
+int pp_web_views_answer(struct pp_web_views *v, const char *what,
+                        pp_web_get_fn get, void *data,
+                        struct pp_web_answer *out);
+
+#endif
