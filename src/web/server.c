@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "web/assets.h"
+#include "web/configs.h"
 #include "web/query.h"
 #include "web/views.h"
 #include "web/web.h"
@@ -37,6 +38,7 @@ struct server {
 	struct pp_web_views *views;
 	char host[256]; /* as given (or "localhost"), for the Host check */
 	unsigned port;
+	char *settings; /* pprof's settings.json, or NULL */
 };
 
 /* Split "[HOST]:PORT" ("[::1]:8080", "host:80", ":0"); an empty host is
@@ -264,6 +266,78 @@ answer_data(struct server *s, struct MHD_Connection *conn, const char *what)
 	                           : NULL);
 }
 
+/* A request that changes state comes from our own pages: its Origin is
+ * this server (the Host header is checked before). A cross-site form or
+ * fetch carries another origin; a request with none (an old client) must
+ * at least say it is same-origin. */
+static bool same_origin(struct MHD_Connection *conn)
+{
+	const char *origin =
+	        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+	const char *host =
+	        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
+	const char *site;
+
+	if (origin)
+		return host && strncmp(origin, "http://", 7) == 0 &&
+		       strcasecmp(origin + 7, host) == 0;
+	site = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+	                                   "Sec-Fetch-Site");
+	return site && strcmp(site, "same-origin") == 0;
+}
+
+static enum MHD_Result answer_configs(struct server *s,
+                                      struct MHD_Connection *conn,
+                                      const char *url, bool get)
+{
+	char err[1100], *body = NULL;
+	size_t size = 0;
+	FILE *f;
+	int rc;
+
+	if (!s->settings)
+		return send_text(conn, 500, "no user config directory\n");
+	if (strcmp(url, "/api/configs") == 0) {
+		if (!get)
+			return send_text(conn, 405, "method not allowed\n");
+		if (!(f = open_memstream(&body, &size)))
+			return send_text(conn, 500, "out of memory\n");
+		rc = pp_web_configs_list(s->settings, f, err, sizeof(err));
+		if (fclose(f) != 0 || rc < 0) {
+			free(body);
+			return send_text(conn, 500,
+			                 rc < 0 ? err : "out of memory\n");
+		}
+		return send_answer(conn, 200, "application/json", body, size,
+		                   true, NULL);
+	}
+	if (get)
+		return send_text(conn, 405, "method not allowed\n");
+	if (!same_origin(conn))
+		return send_text(conn, 403,
+		                 "forbidden: cross-origin request\n");
+	if (strcmp(url, "/saveconfig") == 0)
+		rc = pp_web_configs_save(s->settings, get_arg(conn, "config"),
+		                         get_arg, conn, err, sizeof(err));
+	else
+		rc = pp_web_configs_delete(
+		        s->settings,
+		        get_arg(conn, "config") ? get_arg(conn, "config") : "",
+		        err, sizeof(err));
+	if (rc < 0) {
+		size_t n = strlen(err);
+
+		if (n + 1 < sizeof(err))
+			memcpy(err + n, "\n", 2);
+		body = strdup(err);
+		if (!body)
+			return MHD_NO;
+		return send_answer(conn, 400, "text/plain; charset=utf-8", body,
+		                   strlen(body), true, NULL);
+	}
+	return send_text(conn, 200, "ok\n");
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
                               const char *url, const char *method,
                               const char *version, const char *upload,
@@ -290,6 +364,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 		        conn, 403,
 		        "forbidden: the Host header does not name this "
 		        "server\n");
+	if (strcmp(url, "/api/configs") == 0 ||
+	    strcmp(url, "/saveconfig") == 0 ||
+	    strcmp(url, "/deleteconfig") == 0)
+		return answer_configs(s, conn, url,
+		                      strcmp(method, "GET") == 0 ||
+		                              strcmp(method, "HEAD") == 0);
 	if (!get)
 		return send_text(conn, 405, "method not allowed\n");
 	if (strcmp(url, "/") == 0)
@@ -358,6 +438,7 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 		return err;
 	if ((err = pp_web_views_new(ctx, cfg, prof, &s.views)) < 0)
 		return err;
+	s.settings = pp_web_settings_path();
 	if ((err = listen_on(ctx, s.host, port, &fd, &s.port, &loopback,
 	                     &ipv6)) < 0)
 		goto done;
@@ -412,6 +493,7 @@ done:
 	if (fd >= 0)
 		close(fd);
 	free(initial);
+	free(s.settings);
 	pp_web_views_free(s.views);
 	return err;
 }

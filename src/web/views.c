@@ -131,6 +131,33 @@ static double number_param(pp_web_get_fn get, void *data, const char *name,
 	return *end || !(d >= 0) ? def : d;
 }
 
+/* A text report as {"text": "..."}: peek and source (list), which pprof's
+ * web UI shows as text too. */
+static int text_json(struct pp_report *r, const char *what, const char *regex,
+                     FILE *f)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&text, &size);
+	int rc;
+
+	if (!mem)
+		return PP_ENOMEM;
+	if (strcmp(what, "peek") == 0)
+		rc = pp_report_tree(r, regex, mem);
+	else
+		rc = pp_report_list(r, regex, mem);
+	if (fclose(mem) != 0 && rc >= 0)
+		rc = PP_ENOMEM;
+	if (rc >= 0) {
+		fputs("{\"text\":", f);
+		pp_report_put_json_string(f, text);
+		fputs("}\n", f);
+	}
+	free(text);
+	return rc;
+}
+
 int pp_web_views_answer(struct pp_web_views *v, const char *what,
                         pp_web_get_fn get, void *data,
                         struct pp_web_answer *out)
@@ -158,6 +185,14 @@ int pp_web_views_answer(struct pp_web_views *v, const char *what,
 		/* Only the frames at least a pixel wide. */
 		o.min_share = width >= 1 ? 1.0 / width : 0;
 		rc = pp_report_flame_json(r, &o, f);
+	} else if (strcmp(what, "peek") == 0 || strcmp(what, "source") == 0) {
+		const char *re = get(data, "f");
+
+		/* pprof's views list what the focus selects: f is both. */
+		rc = text_json(r, what, re && *re ? re : ".", f);
+	} else if (strcmp(what, "graph") == 0) {
+		out->content_type = "image/svg+xml";
+		rc = pp_report_render(r, "svg", f);
 	} else if (strcmp(what, "download") == 0) {
 		out->content_type = "application/octet-stream";
 		out->attachment = true;

@@ -8,8 +8,11 @@
 // failure.
 import { chromium } from "playwright-core";
 import { spawn, execFileSync } from "node:child_process";
+import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
+import { hostileProfile } from "./hostile.mjs";
 
 const [bin, artifacts] = process.argv.slice(2);
 let passed = 0, failed = 0;
@@ -19,9 +22,11 @@ function check(ok, what, detail) {
 }
 
 // Start a server; resolves to { url, proc } once it prints its address.
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pprof-c-web-"));
+const serverEnv = Object.assign({}, process.env, { XDG_CONFIG_HOME: path.join(tmp, "config") });
 function serve(args) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(bin, ["-http=:0", "-no_browser", ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    const proc = spawn(bin, ["-http=:0", "-no_browser", ...args], { stdio: ["ignore", "ignore", "pipe"], env: serverEnv });
     let err = "";
     proc.stderr.on("data", (b) => {
       err += b;
@@ -38,6 +43,10 @@ function stop(s) {
     s.proc.on("exit", (code, sig) => resolve({ code, sig }));
     s.proc.kill("SIGINT");
   });
+}
+
+function cli(args) {
+  return execFileSync(bin, args, { encoding: "utf8" });
 }
 
 // `pprof-c top` rows as [flat, flat%, sum%, cum, cum%, name].
@@ -141,13 +150,145 @@ try {
   const csp = (await page.request.get(server.url + "/ui/top")).headers()["content-security-policy"] || "";
   check(/script-src 'self'/.test(csp) && /default-src 'none'/.test(csp), "security: a Content-Security-Policy header", csp);
 
+  // ---- top: search, refine, sample type ----
+  await page.goto(server.url + "/ui/top");
+  await page.waitForSelector("body[data-ready]");
+  await page.fill("#search", "^runtime\\.");
+  await page.waitForFunction(() => /matched/.test(document.getElementById("matched").textContent));
+  const shown = await page.$$eval("table.top tbody tr", (trs) => trs.filter((t) => !t.hidden).map((t) => t.lastChild.textContent));
+  check(shown.length > 2 && shown.every((n) => n.startsWith("runtime.")), "top: search keeps the matching rows", JSON.stringify(shown));
+  await page.fill("#search", "");
+  await page.locator("table.top tbody tr", { has: page.locator("td.name", { hasText: /^main\.mix/ }) }).click();
+  check(await page.locator("tr.selected").count() === 1, "top: a click selects the row");
+  await page.hover("#refine-menu");
+  await Promise.all([page.waitForNavigation(), page.click("#refine-menu a[data-refine=f]")]);
+  await page.waitForSelector("body[data-ready]");
+  const focusURL = new URL(page.url());
+  check(focusURL.pathname === "/ui/top" && focusURL.searchParams.get("f") === "^main\\.mix$", "refine: Focus puts f=^main\\.mix$ in the URL", page.url());
+  rows = await tableRows(page);
+  want = cliTop(["-focus=^main\\.mix$", cpu]);
+  check(rows.length > 0 && JSON.stringify(rows) === JSON.stringify(want), "refine: the table equals `pprof-c top -focus=^main\\.mix$`",
+        JSON.stringify([rows.length, want.length, rows[0], want[0]]));
+  const legend = await page.textContent("#legend");
+  check(/focus=\^main\\\.mix\$/.test(legend), "refine: the header names the filter", legend);
+  await page.hover("#refine-menu");
+  await Promise.all([page.waitForNavigation(), page.click("#refine-menu a[data-refine=reset]")]);
+  check(!new URL(page.url()).searchParams.has("f"), "refine: Reset drops the filters", page.url());
+  await page.waitForSelector("body[data-ready]");
+  await page.hover("#sample-menu");
+  await Promise.all([page.waitForNavigation(), page.click("#sample-types a:text-is('samples')")]);
+  await page.waitForSelector("body[data-ready]");
+  check(new URL(page.url()).searchParams.get("si") === "samples", "sample type: the menu sets si", page.url());
+  rows = await tableRows(page);
+  want = cliTop(["-sample_index=samples", cpu]);
+  check(rows.length > 0 && JSON.stringify(rows) === JSON.stringify(want), "sample type: the table equals `pprof-c top -sample_index=samples`",
+        JSON.stringify([rows[0], want[0]]));
+
+  // ---- graph, peek, source ----
+  await page.goto(server.url + "/ui/");
+  await page.waitForSelector("body[data-ready]");
+  const gnodes = await page.locator("#graph g.node").count();
+  check(gnodes > 10, "graph: the call graph renders", String(gnodes));
+  await page.locator("#graph g.node").first().click();
+  check(await page.locator("#graph g.node.selected").count() === 1, "graph: a click selects a node");
+  const before2 = await page.$eval("#graph svg", (s) => s.getAttribute("viewBox"));
+  await page.mouse.move(600, 400);
+  await page.mouse.wheel(0, -300);
+  const after2 = await page.$eval("#graph svg", (s) => s.getAttribute("viewBox"));
+  check(before2 !== after2, "graph: the wheel zooms", before2 + " -> " + after2);
+  await page.screenshot({ path: path.join(artifacts, "web-graph.png") });
+  for (const [view, cmd] of [["peek", "peek"], ["source", "list"]]) {
+    await page.goto(server.url + "/ui/" + view + "?f=main.mix");
+    await page.waitForSelector("body[data-ready]");
+    const text = await page.textContent("pre.report");
+    const expected = cli([cmd, "-focus=main.mix", "main.mix", cpu]);
+    check(text === expected, view + ": the text equals `pprof-c " + cmd + " -focus=main.mix main.mix`",
+          text.slice(0, 80) + " | " + expected.slice(0, 80));
+  }
+
+  // ---- named configurations in pprof's settings.json ----
+  await page.goto(server.url + "/ui/top?f=main");
+  await page.waitForSelector("body[data-ready]");
+  page.once("dialog", (d) => d.accept("mine"));
+  await page.hover("#config-menu");
+  await page.click("#save-config");
+  await page.waitForSelector("#configs a[data-config=mine]", { state: "attached" });
+  const settingsFile = path.join(tmp, "config", "pprof", "settings.json");
+  const saved = fs.existsSync(settingsFile) ? JSON.parse(fs.readFileSync(settingsFile, "utf8")) : null;
+  check(saved && saved.configs.length === 1 && saved.configs[0].name === "mine" && saved.configs[0].focus === "main" &&
+        saved.configs[0].nodefraction === 0.005 && saved.configs[0].granularity === "functions",
+        "config: Save writes pprof's settings.json", JSON.stringify(saved));
+  await page.goto(server.url + "/ui/top");
+  await page.waitForSelector("#configs a[data-config=mine]", { state: "attached" });
+  await page.hover("#config-menu");
+  await Promise.all([page.waitForNavigation(), page.click("#configs a[data-config=mine]")]);
+  await page.waitForSelector("body[data-ready]");
+  check(new URL(page.url()).searchParams.get("f") === "main", "config: choosing it reloads its options", page.url());
+  rows = await tableRows(page);
+  check(JSON.stringify(rows) === JSON.stringify(cliTop(["-focus=main", cpu])), "config: the reloaded table equals `pprof-c top -focus=main`");
+  page.once("dialog", (d) => d.accept());
+  await page.hover("#config-menu");
+  await page.click("#configs button.delete-config");
+  await page.waitForFunction(() => !document.querySelector("#configs a[data-config=mine]"));
+  const after3 = JSON.parse(fs.readFileSync(settingsFile, "utf8"));
+  check(after3.configs.length === 0, "config: delete removes it from settings.json", JSON.stringify(after3));
+  const cross = await new Promise((resolve) => {
+    const u = new URL(server.url);
+    const req = http.request({ host: u.hostname, port: u.port, path: "/saveconfig?config=evil", method: "POST",
+                               headers: { Origin: "http://evil.example" } }, (res) => { res.resume(); resolve(res.statusCode); });
+    req.end();
+  });
+  check(cross === 403, "security: a cross-origin save is refused", String(cross));
+
   check(errors.length === 0, "no script errors", errors.join("; "));
+  errors.length = 0;
   const exit = await stop(server);
   server = null;
   check(exit.code === 0, "Ctrl-C stops the server with status 0", JSON.stringify(exit));
+
+  // ---- -diff_base: colours and signed values ----
+  const beforeP = "testdata/go/cpu_before.pb.gz", afterP = "testdata/go/cpu_after.pb.gz";
+  server = await serve(["-diff_base=" + beforeP, afterP]);
+  await page.goto(server.url + "/ui/top");
+  await page.waitForSelector("body[data-ready]");
+  rows = await tableRows(page);
+  want = cliTop(["-diff_base=" + beforeP, afterP]);
+  check(rows.length > 0 && JSON.stringify(rows) === JSON.stringify(want) && rows.some((r) => r[0].startsWith("-")),
+        "diff: the table's signed values equal `pprof-c top -diff_base`", JSON.stringify([rows[0], want[0]]));
+  await page.goto(server.url + "/ui/flamegraph");
+  await page.waitForSelector("body[data-ready]");
+  const colours = await page.$$eval(".frame", (fs) => fs.map((f) => f.style.background));
+  const red = colours.filter((c) => /^rgb\(255, (\d+), \1\)$/.test(c) && c !== "rgb(255, 255, 255)").length;
+  const blue = colours.filter((c) => /^rgb\((\d+), \1, 255\)$/.test(c)).length;
+  check(red > 0 && blue > 0, "diff: frames that grew are red, frames that shrank blue", red + " red, " + blue + " blue");
+  await page.screenshot({ path: path.join(artifacts, "web-diff.png") });
+  await stop(server);
+  server = null;
+
+  // ---- hostile names: text, never markup or script ----
+  const hostile = path.join(tmp, "hostile.pb.gz");
+  fs.writeFileSync(hostile, hostileProfile());
+  server = await serve([hostile]);
+  let dialogs = 0;
+  page.on("dialog", (d) => { dialogs++; d.dismiss(); });
+  for (const view of ["top", "flamegraph", "", "peek?f=.", "source?f=."]) {
+    await page.goto(server.url + "/ui/" + view);
+    await page.waitForSelector("body[data-ready]");
+    await page.mouse.move(300, 150);
+  }
+  await page.goto(server.url + "/ui/top");
+  await page.waitForSelector("body[data-ready]");
+  const names = await page.$$eval("table.top td.name", (tds) => tds.map((t) => t.textContent));
+  const pwned = await page.evaluate(() => window.__pwned);
+  check(pwned === undefined && dialogs === 0, "hostile: no name runs script", String(pwned));
+  check(names.includes("<img src=x onerror=\"window.__pwned=1\">") && names.includes("</script><script>window.__pwned=2</script>") &&
+        names.some((n) => n.includes("\ufffd")) && (await page.locator("#content img").count()) === 0,
+        "hostile: names render as text", JSON.stringify(names));
+  check(errors.length === 0, "hostile: no script errors", errors.join("; "));
 } finally {
   if (server) server.proc.kill("SIGKILL");
   await browser.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
 }
 console.log(`web: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -351,12 +351,159 @@
     await load(0);
   }
 
+  // ---- graph -------------------------------------------------------------
+
+  async function showGraph() {
+    const resp = await fetch("/api/graph" + withParams({}), { credentials: "same-origin" });
+    // Characters XML forbids (a profile's names may hold them) become
+    // U+FFFD, so one hostile name cannot break the whole picture.
+    const text = (await resp.text()).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "\ufffd");
+    if (!resp.ok) throw new Error(JSON.parse(text).error || resp.statusText);
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const svg = doc.documentElement;
+    if (svg.nodeName !== "svg" || doc.getElementsByTagName("parsererror").length)
+      throw new Error("the call graph is not valid SVG (names with control characters?)");
+    // Only our script runs: drop the file's own pan/zoom script and any
+    // event attribute (graphviz writes none; a hostile name cannot either,
+    // as names are escaped, but nothing here relies on that).
+    for (const sc of svg.querySelectorAll("script")) sc.remove();
+    for (const e of svg.querySelectorAll("*")) {
+      for (const a of [...e.attributes]) if (/^on/i.test(a.name)) e.removeAttribute(a.name);
+    }
+    const box = el("div"); box.id = "graph";
+    box.appendChild(document.importNode(svg, true));
+    $("content").appendChild(box);
+    const g = box.querySelector("svg");
+    const vb = g.viewBox.baseVal;
+    let view = vb && vb.width ? { x: vb.x, y: vb.y, w: vb.width, h: vb.height } : null;
+    if (!view) { const b = g.getBBox(); view = { x: b.x, y: b.y, w: b.width, h: b.height }; }
+    const apply = () => g.setAttribute("viewBox", view.x + " " + view.y + " " + view.w + " " + view.h);
+    g.removeAttribute("width"); g.removeAttribute("height");
+    apply();
+    box.addEventListener("wheel", (ev) => {
+      ev.preventDefault();
+      const r = g.getBoundingClientRect();
+      const k = ev.deltaY < 0 ? 0.8 : 1.25;
+      const px = view.x + (ev.clientX - r.left) / r.width * view.w;
+      const py = view.y + (ev.clientY - r.top) / r.height * view.h;
+      view = { x: px - (px - view.x) * k, y: py - (py - view.y) * k, w: view.w * k, h: view.h * k };
+      apply();
+    }, { passive: false });
+    let drag = null;
+    box.addEventListener("mousedown", (ev) => { drag = { x: ev.clientX, y: ev.clientY, v: Object.assign({}, view), moved: false }; });
+    window.addEventListener("mouseup", () => { setTimeout(() => { drag = null; }, 0); });
+    box.addEventListener("mousemove", (ev) => {
+      if (!drag || !(ev.buttons & 1)) return;
+      const r = g.getBoundingClientRect();
+      const dx = (ev.clientX - drag.x) / r.width * drag.v.w, dy = (ev.clientY - drag.y) / r.height * drag.v.h;
+      if (Math.abs(ev.clientX - drag.x) + Math.abs(ev.clientY - drag.y) > 3) drag.moved = true;
+      view = { x: drag.v.x - dx, y: drag.v.y - dy, w: drag.v.w, h: drag.v.h };
+      apply();
+    });
+    box.addEventListener("click", (ev) => {
+      if (drag && drag.moved) return;
+      const node = ev.target.closest("g.node");
+      if (!node) return;
+      const title = node.querySelector("title");
+      const label = [...node.querySelectorAll("text")].map((t) => t.textContent);
+      // The node's function name: its first text line (pprof's labels).
+      const name = label.length ? label[0] : (title ? title.textContent : "");
+      if (!name) return;
+      if (state.selected.has(name)) state.selected.delete(name); else state.selected.add(name);
+      node.classList.toggle("selected", state.selected.has(name));
+    });
+    state.onSearch = (text) => {
+      let re = null;
+      try { re = text ? new RegExp(text) : null; } catch (e) { re = null; }
+      let n = 0;
+      for (const node of g.querySelectorAll("g.node")) {
+        const t = node.querySelector("text");
+        const hit = !!(re && t && re.test(t.textContent));
+        node.classList.toggle("match", hit);
+        if (hit) n++;
+      }
+      $("matched").textContent = re ? n + " matched" : "";
+    };
+    fillHeader(await api("top", { n: "1" }));
+  }
+
+  // ---- peek and source: pprof's text views -------------------------------
+
+  function textView(kind) {
+    return async function () {
+      if (!params.get("f") && !staticData) {
+        $("legend").textContent = "Select functions in another view (or type a regexp in the search box) and choose " +
+          (kind === "peek" ? "Peek" : "Source") + " again, or add ?f=REGEXP to the URL.";
+      }
+      const d = await api(kind);
+      const pre = el("pre", "report", d.text);
+      pre.id = kind + "-text";
+      $("content").appendChild(pre);
+      state.onSearch = () => {};
+      try { fillHeader(await api("top", { n: "1" })); } catch (e) { /* the header is a nicety */ }
+    };
+  }
+
+  // ---- named configurations (pprof's settings.json) ----------------------
+
+  async function setupConfigs() {
+    if (staticData) return;
+    const menu = $("configs");
+    $("save-config").addEventListener("click", async (ev) => {
+      ev.preventDefault();
+      const name = prompt("Save the current options as a configuration named:");
+      if (!name) return;
+      const resp = await fetch("/saveconfig" + withParams({ config: name }), { method: "POST", credentials: "same-origin" });
+      if (!resp.ok) { showError(await resp.text()); return; }
+      await fillConfigs();
+    });
+    async function fillConfigs() {
+      const resp = await fetch("/api/configs", { credentials: "same-origin" });
+      if (!resp.ok) return;
+      const d = await resp.json();
+      for (const r of menu.querySelectorAll(".config-row")) r.remove();
+      let current = null;
+      for (const c of d.configs) {
+        const row = el("div", "config-row");
+        const changes = {};
+        let same = true;
+        for (const [k, v] of Object.entries(c.params)) {
+          changes[k] = v === "" ? null : v;
+          if ((params.get(k) || "") !== v) same = false;
+        }
+        const a = el("a", "", c.name);
+        a.href = viewURL(state.view, changes);
+        a.dataset.config = c.name;
+        row.appendChild(a);
+        if (same) current = a;
+        if (c.user) {
+          const del = el("button", "delete-config", "\u2715");
+          del.type = "button";
+          del.title = "delete " + c.name;
+          del.addEventListener("click", async (ev) => {
+            ev.preventDefault();
+            if (!confirm("Delete configuration " + c.name + "?")) return;
+            const resp = await fetch("/deleteconfig" + withParams({ config: c.name }), { method: "DELETE", credentials: "same-origin" });
+            if (!resp.ok) { showError(await resp.text()); return; }
+            await fillConfigs();
+          });
+          row.appendChild(del);
+        }
+        menu.appendChild(row);
+      }
+      if (current) current.classList.add("current");
+    }
+    await fillConfigs();
+  }
+
   // ---- pages -------------------------------------------------------------
 
-  const views = { top: showTop, flamegraph: showFlame };
+  const views = { top: showTop, flamegraph: showFlame, graph: showGraph,
+                  peek: textView("peek"), source: textView("source") };
 
   async function main() {
     setupHeader();
+    setupConfigs().catch(() => {});
     const show = views[state.view];
     if (!show) { showError("This view is not available yet."); return; }
     try {
