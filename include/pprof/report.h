@@ -173,6 +173,10 @@ void pp_report_put_json_string(FILE *out, const char *s);
  * node with raw and formatted values (the same strings `top` prints). */
 int pp_report_top_json(struct pp_report *r, FILE *out);
 
+/* tree / peek as JSON: each node with flat, cum and its callers and callees
+ * (name, value, share of the node's cum), what `tree` and `peek` print. */
+int pp_report_tree_json(struct pp_report *r, const char *symbol, FILE *out);
+
 struct pp_flame_json_opts {
 	uint32_t root;    /* 0: the whole tree; else a node id from a
 	                     previous answer (stable while the options are) */

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "web/html.h"
 
 static int run_top(struct pp_report *r, const char *arg, FILE *out)
 {
@@ -97,6 +98,12 @@ static int run_pdf(struct pp_report *r, const char *arg, FILE *out)
 	return pp_report_render(r, "pdf", out);
 }
 
+static int run_html(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_web_html(r, out);
+}
+
 const struct pp_command pp_commands[] = {
         {"top", false, false, false, run_top,
          "the functions with the largest flat (or, with -cum, cum) values"},
@@ -129,6 +136,9 @@ const struct pp_command pp_commands[] = {
         {"pdf", false, true, false, run_pdf, "the call graph drawn as PDF"},
         {"flame", false, false, false, run_flame,
          "an interactive flame graph, as a self-contained SVG"},
+        {"html", false, false, false, run_html,
+         "the web UI's flame graph, top and source in one self-contained "
+         "HTML file"},
         {"speedscope", false, false, false, run_speedscope,
          "a speedscope JSON file (speedscope.app opens it)"},
         {"folded", false, false, false, run_folded,

@@ -23,6 +23,12 @@ struct pp_command {
 	const char *help;
 };
 
+typedef int (*pp_command_run_fn)(struct pp_report *r, const char *arg,
+                                 FILE *out);
+
+/* The JSON form of c's report (-json), or NULL if it has none. */
+pp_command_run_fn pp_command_json_run(const struct pp_command *c);
+
 extern const struct pp_command pp_commands[];
 extern const size_t pp_ncommands;
 

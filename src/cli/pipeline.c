@@ -311,6 +311,13 @@ int pp_cli_run_report(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	struct pp_atomic_file af = {0};
 	FILE *out = stdout;
 	int err = 0;
+	pp_command_run_fn run = cmd->run;
+
+	if (cfg->json && !(run = pp_command_json_run(cmd)))
+		return pp_error(ctx, PP_EUSAGE,
+		                "-json: %s has no JSON form (top, tree, peek, "
+		                "flame have)",
+		                cmd->name);
 
 	if (cfg->output) {
 		if ((err = pp_cli_output_open(ctx, cfg->output, &af)) < 0)
@@ -323,7 +330,7 @@ int pp_cli_run_report(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 		               cmd->name);
 		goto done;
 	}
-	err = cmd->run(rpt, arg, out);
+	err = run(rpt, arg, out);
 	if (ferror(out)) {
 		/* Name the destination and the system's reason (a full disk,
 		 * a file-size limit), not the report's generic failure. */

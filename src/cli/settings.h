@@ -49,6 +49,8 @@ struct pp_cli_config {
 	 * and -no_browser: do not open a browser on it. */
 	char *http;
 	bool no_browser;
+	/* -json: top, tree, peek and flame print JSON (docs/web-api.md). */
+	bool json;
 	/* Not a setting: the command asks for pprof's merge even of a single
 	 * profile (see pp_command.merged). */
 	bool merge_one;

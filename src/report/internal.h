@@ -149,6 +149,9 @@ const char *pp_report__node_name(const struct pp_report *r, uint32_t n);
  * quotes. */
 void pp_report__put_xml(FILE *out, const char *s);
 void pp_report__put_json(FILE *out, const char *s);
+/* The fields every JSON report starts with (sample types, total) and the
+ * header lines, after the report's graph is built (json.c). */
+int pp_report__put_json_common(struct pp_report *r, FILE *out);
 /* The inline CSS and script of flame graphs (flame_script.c), as lines
  * ending in NULL (one long literal would pass C's portable limit). */
 extern const char *const pp_report__flame_style[];

@@ -97,8 +97,10 @@ static void put_value(const struct pp_report *r, FILE *out, int64_t v)
 	pp_report_put_json_string(out, buf);
 }
 
-/* The header lines a text report prints above its table, as an array. */
-static int put_labels(struct pp_report *r, FILE *out)
+/* The header lines a text report prints above its table (all: after the
+ * graph is built), or only the profile's (File:, Type:, ...), as an
+ * array. */
+static int put_labels(struct pp_report *r, bool all, FILE *out)
 {
 	char *text = NULL, *line, *next;
 	size_t size = 0;
@@ -107,7 +109,10 @@ static int put_labels(struct pp_report *r, FILE *out)
 
 	if (!mem)
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	pp_report__print_labels(r, mem);
+	if (all)
+		pp_report__print_labels(r, mem);
+	else if (!r->opts.compact_labels)
+		pp_report__print_profile_labels(r, mem);
 	if (fclose(mem) != 0) {
 		free(text);
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
@@ -149,6 +154,13 @@ static void put_common(const struct pp_report *r, FILE *out)
 	put_value(r, out, r->total);
 }
 
+int pp_report__put_json_common(struct pp_report *r, FILE *out)
+{
+	put_common(r, out);
+	fputs(",\"labels\":", out);
+	return put_labels(r, true, out);
+}
+
 int pp_report_top_json(struct pp_report *r, FILE *out)
 {
 	const struct pp_graph *g;
@@ -159,9 +171,7 @@ int pp_report_top_json(struct pp_report *r, FILE *out)
 		return err;
 	g = r->graph;
 	fputc('{', out);
-	put_common(r, out);
-	fputs(",\"labels\":", out);
-	if ((err = put_labels(r, out)) < 0)
+	if ((err = pp_report__put_json_common(r, out)) < 0)
 		return err;
 	fputs(",\"rows\":[", out);
 	for (uint32_t i = 0; i < r->norder; i++) {
@@ -228,6 +238,11 @@ int pp_report_flame_json(struct pp_report *r,
 	min_value = (int64_t)((double)frame_value(t, root) * min_share);
 	fputc('{', out);
 	put_common(r, out);
+	fputs(",\"labels\":", out);
+	if ((err = put_labels(r, false, out)) < 0) {
+		pp_free(r->ctx, name_ix);
+		return err;
+	}
 	fprintf(out, ",\"diff\":%s,\"root\":%u,\"path\":[",
 	        t->has_base ? "true" : "false", root);
 	/* The zoomed frame's ancestors, outermost first, for the trail: the
@@ -259,7 +274,9 @@ int pp_report_flame_json(struct pp_report *r,
 		char pct[32];
 		const char *p = pct;
 
-		if (i != root && (v < min_value || v == 0)) {
+		/* min_share 0 sends every frame, even those worth nothing in
+		 * the new profile of a diff (they are the base's alone). */
+		if (i != root && min_share > 0 && (v < min_value || v == 0)) {
 			i = n->end; /* too thin: its subtree is thinner */
 			continue;
 		}

@@ -96,28 +96,97 @@ static void sort_edges(const struct pp_report *r, uint32_t *v, uint32_t n)
 }
 
 static void print_edges(const struct pp_report *r, uint32_t *v, uint32_t n,
-                        int64_t cum, bool callers, FILE *out)
+                        int64_t cum, bool callers, bool json, FILE *out)
 {
 	sort_edges(r, v, n);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct pp_edge *e = &r->graph->edges[v[i]];
+		const char *name =
+		        pp_report__node_name(r, callers ? e->src : e->dst);
 		char w[64], pct[32];
+		const char *p = pct;
 
 		pp_report__format(r, e->weight, w, sizeof(w));
 		pp_percentage(e->weight, cum, pct, sizeof(pct));
-		fprintf(out, "%50s %s |   %s%s\n", w, pct,
-		        pp_report__node_name(r, callers ? e->src : e->dst),
-		        e->is_inline ? " (inline)" : "");
+		if (!json) {
+			fprintf(out, "%50s %s |   %s%s\n", w, pct, name,
+			        e->is_inline ? " (inline)" : "");
+			continue;
+		}
+		while (*p == ' ')
+			p++;
+		fprintf(out, "%s{\"name\":", i ? "," : "");
+		pp_report_put_json_string(out, name);
+		fprintf(out,
+		        ",\"value\":%lld,\"value_str\":", (long long)e->weight);
+		pp_report_put_json_string(out, w);
+		fputs(",\"pct\":", out);
+		pp_report_put_json_string(out, p);
+		fprintf(out, ",\"inline\":%s}",
+		        e->is_inline ? "true" : "false");
 	}
 }
 
+/* One node of the tree as JSON (see docs/web-api.md, /api/peek). */
+static void put_json_node(struct pp_report *r, struct adjacency *adj,
+                          uint32_t n, int64_t flat_sum, bool first, FILE *out)
+{
+	const struct pp_node *node = &r->graph->nodes[n];
+	int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
+	char buf[64];
+	const char *p;
+
+	fprintf(out, "%s\n{\"name\":", first ? "" : ",");
+	pp_report_put_json_string(out, pp_report__node_name(r, n));
+	fprintf(out, ",\"flat\":%lld,\"flat_str\":", (long long)flat);
+	pp_report__format(r, flat, buf, sizeof(buf));
+	pp_report_put_json_string(out, buf);
+	fprintf(out, ",\"cum\":%lld,\"cum_str\":", (long long)cum);
+	pp_report__format(r, cum, buf, sizeof(buf));
+	pp_report_put_json_string(out, buf);
+	for (int k = 0; k < 3; k++) {
+		static const char *const names[] = {"flat_pct", "sum_pct",
+		                                    "cum_pct"};
+		int64_t v = k == 0 ? flat : k == 1 ? flat_sum : cum;
+
+		pp_percentage(v, r->total, buf, sizeof(buf));
+		for (p = buf; *p == ' '; p++)
+			;
+		fprintf(out, ",\"%s\":", names[k]);
+		pp_report_put_json_string(out, p);
+	}
+	fputs(",\"callers\":[", out);
+	print_edges(r, adj->in + adj->in_first[n],
+	            adj->in_first[n + 1] - adj->in_first[n], cum, true, true,
+	            out);
+	fputs("],\"callees\":[", out);
+	print_edges(r, adj->out + adj->out_first[n],
+	            adj->out_first[n + 1] - adj->out_first[n], cum, false, true,
+	            out);
+	fputs("]}", out);
+}
+
+static int tree_report(struct pp_report *r, const char *symbol, bool json,
+                       FILE *out);
+
 int pp_report_tree(struct pp_report *r, const char *symbol, FILE *out)
+{
+	return tree_report(r, symbol, false, out);
+}
+
+int pp_report_tree_json(struct pp_report *r, const char *symbol, FILE *out)
+{
+	return tree_report(r, symbol, true, out);
+}
+
+static int tree_report(struct pp_report *r, const char *symbol, bool json,
+                       FILE *out)
 {
 	struct pp_regex *re = NULL;
 	struct adjacency adj = {0};
 	const struct pp_graph *g;
 	int64_t flat_sum = 0;
-	uint32_t matched = 0;
+	uint32_t matched = 0, printed = 0;
 	/* The report may be asked for other reports afterwards (the shell
 	 * keeps it): this one's defaults must not stick to it. */
 	bool saved_trim = r->opts.trim, saved_all_edges = r->all_edges;
@@ -149,8 +218,15 @@ int pp_report_tree(struct pp_report *r, const char *symbol, FILE *out)
 		               "no matches found for regexp: %s", symbol);
 		goto done;
 	}
-	pp_report__print_labels(r, out);
-	fprintf(out, "%s\n%s\n", SEPARATOR, LEGEND);
+	if (json) {
+		fputc('{', out);
+		if ((err = pp_report__put_json_common(r, out)) < 0)
+			goto done;
+		fputs(",\"nodes\":[", out);
+	} else {
+		pp_report__print_labels(r, out);
+		fprintf(out, "%s\n%s\n", SEPARATOR, LEGEND);
+	}
 	for (uint32_t i = 0; i < r->norder; i++) {
 		uint32_t n = r->order[i];
 		const struct pp_node *node = &g->nodes[n];
@@ -160,10 +236,16 @@ int pp_report_tree(struct pp_report *r, const char *symbol, FILE *out)
 
 		if (re && !pp_regex_matchz(re, name))
 			continue;
+		if (json) {
+			flat_sum += flat;
+			put_json_node(r, &adj, n, flat_sum, printed++ == 0,
+			              out);
+			continue;
+		}
 		fprintf(out, "%s\n", SEPARATOR);
 		print_edges(r, adj.in + adj.in_first[n],
 		            adj.in_first[n + 1] - adj.in_first[n], cum, true,
-		            out);
+		            false, out);
 		flat_sum += flat;
 		pp_report__format(r, flat, fs, sizeof(fs));
 		pp_report__format(r, cum, cs, sizeof(cs));
@@ -174,9 +256,11 @@ int pp_report_tree(struct pp_report *r, const char *symbol, FILE *out)
 		        sp, cs, cp, name);
 		print_edges(r, adj.out + adj.out_first[n],
 		            adj.out_first[n + 1] - adj.out_first[n], cum, false,
-		            out);
+		            false, out);
 	}
-	if (r->norder > 0)
+	if (json)
+		fputs("]}\n", out);
+	else if (r->norder > 0)
 		fprintf(out, "%s\n", SEPARATOR);
 done:
 	r->opts.trim = saved_trim;

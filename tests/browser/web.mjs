@@ -8,6 +8,7 @@
 // failure.
 import { chromium } from "playwright-core";
 import { spawn, execFileSync } from "node:child_process";
+import { pathToFileURL } from "node:url";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -285,6 +286,46 @@ try {
         names.some((n) => n.includes("\ufffd")) && (await page.locator("#content img").count()) === 0,
         "hostile: names render as text", JSON.stringify(names));
   check(errors.length === 0, "hostile: no script errors", errors.join("; "));
+  await stop(server);
+  server = null;
+
+  // ---- `pprof-c html`: one file, opened from disk, no server ----
+  const htmlFile = path.join(tmp, "report.html");
+  cli(["html", "-output=" + htmlFile, cpu]);
+  const requests = [];
+  page.on("request", (req) => requests.push(req.url()));
+  const fileURL = pathToFileURL(htmlFile).href;
+  await page.goto(fileURL);
+  await page.waitForSelector("body[data-ready]");
+  const sframes = await page.locator(".frame").count();
+  check(sframes > 50, "html: the flame graph renders from the file", String(sframes));
+  const starget = page.locator(".frame[data-name='compress/flate.(*compressor).deflate']").first();
+  const sbefore = await starget.boundingBox();
+  await starget.click();
+  await page.waitForFunction(() => document.querySelector(".trail a") !== null);
+  const safter = await page.locator(".frame[data-name='compress/flate.(*compressor).deflate']").first().boundingBox();
+  check(sbefore && safter && safter.width > sbefore.width * 1.5, "html: click zooms with no server", JSON.stringify({ sbefore, safter }));
+  await page.screenshot({ path: path.join(artifacts, "html-flame.png") });
+  await page.goto(fileURL + "?view=top");
+  await page.waitForSelector("body[data-ready]");
+  rows = await tableRows(page);
+  check(JSON.stringify(rows) === JSON.stringify(cliTop([cpu])), "html: the top table equals `pprof-c top`", String(rows.length));
+  await page.goto(fileURL + "?view=source");
+  await page.waitForSelector("body[data-ready]");
+  const src = await page.textContent("pre.report");
+  check(/ROUTINE ======================== runtime\.asyncPreempt/.test(src) && /ROUTINE ======================== main\.mix /.test(src),
+        "html: the source view lists the heaviest functions", src.slice(0, 120));
+  check(requests.every((u) => u.startsWith("file:")), "html: nothing is loaded from anywhere", requests.filter((u) => !u.startsWith("file:")).join(" "));
+  const hostileHTML = path.join(tmp, "hostile.html");
+  cli(["html", "-output=" + hostileHTML, hostile]);
+  for (const v of ["", "?view=top", "?view=source"]) {
+    await page.goto(pathToFileURL(hostileHTML).href + v);
+    await page.waitForSelector("body[data-ready]");
+    await page.mouse.move(300, 150);
+  }
+  const hnames = await page.evaluate(() => ({ pwned: window.__pwned, imgs: document.querySelectorAll("#content img").length }));
+  check(hnames.pwned === undefined && hnames.imgs === 0 && dialogs === 0, "html: hostile names stay text", JSON.stringify(hnames));
+  check(errors.length === 0, "html: no script errors", errors.join("; "));
 } finally {
   if (server) server.proc.kill("SIGKILL");
   await browser.close();

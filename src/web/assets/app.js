@@ -68,6 +68,7 @@
   // ---- header ------------------------------------------------------------
 
   function setupHeader() {
+    if (staticData) document.querySelector(".brand").href = "?view=flamegraph";
     for (const a of document.querySelectorAll("#view-menu a[data-view]")) {
       const v = a.dataset.view;
       if (staticData && !staticData[v === "flamegraph" ? "flame" : v]) a.classList.add("disabled");
