@@ -136,6 +136,9 @@ struct pp_profile {
 	int64_t time_nanos;
 	int64_t duration_nanos;
 	struct pp_value_type period_type;
+	/* The file has a period type, even an empty one: pprof's raw then
+	 * prints "PeriodType:  " (Java's legacy profiles have one). */
+	bool has_period_type;
 	int64_t period;
 	pp_str doc_url;
 
@@ -189,6 +192,17 @@ int pp_profile_add_comment(struct pp_profile *p, pp_str comment);
  */
 int pp_profile_reserve(struct pp_profile *p, size_t nsamples, size_t nframes,
                        size_t nlabels);
+
+/*
+ * What pprof's driver does to each profile it reads, before merging and
+ * symbolizing (its locateBinaries): a profile without mappings (Go's
+ * debug=1 text profiles, some converters' output) gets one placeholder
+ * mapping, id 1 and all zero, holding every location, so that a binary
+ * named on the command line symbolizes them; and exec_name, when not
+ * NULL, becomes the first mapping's file name (pprof's "File:" line).
+ * PP_ENOMEM on failure.
+ */
+int pp_profile_locate(struct pp_profile *p, const char *exec_name);
 
 /* Intern a NUL-terminated string into p's table. PP_NONE on failure. */
 pp_str pp_profile_intern(struct pp_profile *p, const char *s);

@@ -72,6 +72,9 @@ static int load(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	if ((err = pp_cli_open_sources(ctx, cfg, sources, nsources, profs,
 	                               &remote)) < 0)
 		goto done;
+	for (size_t i = 0; i < nsources; i++)
+		if ((err = pp_profile_locate(profs[i], executable)) < 0)
+			goto done;
 	if (nsources == 1 && !cfg->merge_one) {
 		*out = profs[0];
 		profs[0] = NULL;

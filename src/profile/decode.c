@@ -350,6 +350,7 @@ static int header_fields(struct decoder *d, struct pp_wire w)
 				return err;
 			break;
 		case F_PERIOD_TYPE:
+			p->has_period_type = true;
 			if ((err = value_type(d, &f, &p->period_type)) < 0)
 				return err;
 			break;

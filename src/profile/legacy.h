@@ -61,6 +61,12 @@ int pp_legacy__new_profile(struct pp_ctx *ctx, const char *const *types,
 /* pprof's drop_frames for legacy profiles (addLegacyFrameInfo). */
 extern const char pp_legacy__cpu_drop[];
 extern const char pp_legacy__lock_drop[];
+extern const char pp_legacy__alloc_drop[];
+extern const char pp_legacy__alloc_keep[];
+
+/* pprof's estimate of the unsampled count and size of a stack of a
+ * Poisson-sampled heap profile with the given mean sampling rate. */
+void pp_legacy__unsample(int64_t *count, int64_t *size, int64_t rate);
 
 /*
  * Parse the memory map in text[0..len) (/proc/self/maps lines or pprof's
@@ -87,6 +93,18 @@ int pp_legacy__decode_heap(struct pp_ctx *ctx, const char *name,
  * mutex and block) and threadz. Returns 1, having done nothing, when the
  * input is none of them; else 0 or a negative error.
  */
+int pp_legacy__decode_java(struct pp_ctx *ctx, const char *name,
+                           const uint8_t *data, size_t len,
+                           struct pp_profile **out);
+/*
+ * Java's heapz and contentionz (legacy_java.c); 1 when not one of them.
+ * pp_legacy__java_finish builds p (its sample types set) from lg's
+ * stacks of ids and the id lines in text[0..len), as for Java's CPU
+ * profile too.
+ */
+int pp_legacy__java_finish(struct pp_legacy *lg, const char *text, size_t len,
+                           struct pp_profile *p);
+
 int pp_legacy__decode_text(struct pp_ctx *ctx, const char *name,
                            const uint8_t *data, size_t len,
                            struct pp_profile **out);

@@ -29,8 +29,10 @@ static uint64_t word_at(const uint8_t *p, struct words w)
 	return v;
 }
 
-/* The reading whose header is 0, 3, 0, period > 0, 0; -1 if none. */
-static int header_reading(const uint8_t *data, size_t len, uint64_t *period)
+/* The first reading whose header is 0, 3, 0 (C++) or 1 (Java), period > 0,
+ * 0; -1 if none. */
+static int header_reading(const uint8_t *data, size_t len, uint64_t *period,
+                          bool *java)
 {
 	for (int r = 0; r < 4; r++) {
 		struct words w = readings[r];
@@ -40,9 +42,10 @@ static int header_reading(const uint8_t *data, size_t len, uint64_t *period)
 			continue;
 		for (int i = 0; i < 5; i++)
 			h[i] = word_at(data + (size_t)i * w.size, w);
-		if (h[0] == 0 && h[1] == 3 && h[2] == 0 && h[3] > 0 &&
-		    h[4] == 0) {
+		if (h[0] == 0 && h[1] == 3 && (h[2] == 0 || h[2] == 1) &&
+		    h[3] > 0 && h[4] == 0) {
 			*period = h[3];
+			*java = h[2] == 1;
 			return r;
 		}
 	}
@@ -52,8 +55,9 @@ static int header_reading(const uint8_t *data, size_t len, uint64_t *period)
 bool pp_legacy__is_cpu(const uint8_t *data, size_t len)
 {
 	uint64_t period;
+	bool java;
 
-	return header_reading(data, len, &period) >= 0;
+	return header_reading(data, len, &period, &java) >= 0;
 }
 
 /*
@@ -112,11 +116,12 @@ int pp_legacy__decode_cpu(struct pp_ctx *ctx, const char *name,
 	uint64_t period = 0, *stack = NULL;
 	size_t cap = 0, at;
 	struct words w;
+	bool java = false;
 	int r, err;
 
 	*out = NULL;
 	pp_legacy__init(&lg, ctx, name);
-	if ((r = header_reading(data, len, &period)) < 0)
+	if ((r = header_reading(data, len, &period, &java)) < 0)
 		return pp_error(ctx, PP_EFORMAT,
 		                "%s: unrecognized profile format", name);
 	w = readings[r];
@@ -162,8 +167,9 @@ int pp_legacy__decode_cpu(struct pp_ctx *ctx, const char *name,
 		for (uint64_t i = 0; i < depth; i++) {
 			uint64_t a = word_at(data + at, w);
 
-			/* Return addresses point after the call. */
-			stack[i] = i > 0 ? a - 1 : a;
+			/* Return addresses point after the call (Java's
+			 * frames are ids). */
+			stack[i] = i > 0 && !java ? a - 1 : a;
 			at += w.size;
 		}
 		if (count > (uint64_t)INT64_MAX / period / 1000) {
@@ -177,6 +183,21 @@ int pp_legacy__decode_cpu(struct pp_ctx *ctx, const char *name,
 		if ((err = pp_legacy__add(&lg, stack, (uint32_t)depth, values,
 		                          NULL)) < 0)
 			goto done;
+	}
+	if (java) {
+		static const char *const types[] = {"samples", "count", "cpu",
+		                                    "nanoseconds"};
+
+		if ((err = pp_legacy__new_profile(
+		             ctx, types, 2, "cpu", "nanoseconds",
+		             (int64_t)period * 1000, pp_legacy__cpu_drop, &p)) <
+		            0 ||
+		    (err = pp_legacy__java_finish(&lg, (const char *)data + at,
+		                                  len - at, p)) < 0)
+			goto done;
+		*out = p;
+		p = NULL;
+		goto done;
 	}
 	if ((err = clean_stacks(&lg)) < 0)
 		goto done;

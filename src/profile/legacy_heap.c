@@ -167,7 +167,7 @@ bool pp_legacy__is_heap(const uint8_t *data, size_t len)
 }
 
 /* pprof's estimate of the unsampled values of a Poisson-sampled stack. */
-static void unsample(int64_t *count, int64_t *size, int64_t rate)
+void pp_legacy__unsample(int64_t *count, int64_t *size, int64_t rate)
 {
 	double avg, scale;
 
@@ -216,7 +216,7 @@ static int parse_sample(struct pp_legacy *lg, const struct header *h,
 		if (count != 0) {
 			bytes = size / count;
 			if (h->sampled)
-				unsample(&count, &size, h->period);
+				pp_legacy__unsample(&count, &size, h->period);
 		}
 		values[nv++] = count;
 		values[nv++] = size;
@@ -323,32 +323,8 @@ int pp_legacy__decode_heap(struct pp_ctx *ctx, const char *name,
 		prof->period_type.unit = pp_profile_intern(prof, "bytes");
 		prof->period = h.period;
 		/* pprof's allocator frames, dropped from heap stacks. */
-		drop = pp_profile_intern(
-		        prof,
-		        "calloc|cfree|malloc|free|memalign|do_memalign|(__)?"
-		        "posix_memalign|pvalloc|valloc|realloc|tcmalloc::.*|"
-		        "tc_calloc|tc_cfree|tc_malloc|tc_free|tc_memalign|tc_"
-		        "posix_memalign|tc_pvalloc|tc_valloc|tc_realloc|tc_new|"
-		        "tc_delete|tc_newarray|tc_deletearray|tc_new_nothrow|"
-		        "tc_"
-		        "newarray_nothrow|malloc_zone_malloc|malloc_zone_"
-		        "calloc|"
-		        "malloc_zone_valloc|malloc_zone_realloc|malloc_zone_"
-		        "memalign|malloc_zone_free|runtime\\..*|BaseArena::.*|("
-		        "::"
-		        ")?do_malloc_no_errno|(::)?do_malloc_pages|(::)?do_"
-		        "malloc|DoSampledAllocation|MallocedMemBlock::"
-		        "MallocedMemBlock|_M_allocate|__builtin_(vec_)?delete|_"
-		        "_"
-		        "builtin_(vec_)?new|__gnu_cxx::new_allocator::allocate|"
-		        "__"
-		        "libc_malloc|__malloc_alloc_template::allocate|"
-		        "allocate|"
-		        "cpp_alloc|operator "
-		        "new(\\[\\])?|simple_alloc::allocate");
-		keep = pp_profile_intern(
-		        prof, "runtime\\.panic|runtime\\.reflectcall|runtime\\."
-		              "call[0-9]*");
+		drop = pp_profile_intern(prof, pp_legacy__alloc_drop);
+		keep = pp_profile_intern(prof, pp_legacy__alloc_keep);
 		if (prof->period_type.type == PP_NONE ||
 		    prof->period_type.unit == PP_NONE || drop == PP_NONE ||
 		    keep == PP_NONE) {

@@ -79,6 +79,24 @@ const char pp_legacy__cpu_drop[] =
         "ProfileData::Add|ProfileData::prof_handler|CpuProfiler::prof_handler|"
         "__pthread_sighandler|__restore";
 
+const char pp_legacy__alloc_drop[] =
+        "calloc|cfree|malloc|free|memalign|do_memalign|(__)?posix_mem"
+        "align|pvalloc|valloc|realloc|tcmalloc::.*|tc_calloc|tc_cfree"
+        "|tc_malloc|tc_free|tc_memalign|tc_posix_memalign|tc_pvalloc|"
+        "tc_valloc|tc_realloc|tc_new|tc_delete|tc_newarray|tc_deletea"
+        "rray|tc_new_nothrow|tc_newarray_nothrow|malloc_zone_malloc|m"
+        "alloc_zone_calloc|malloc_zone_valloc|malloc_zone_realloc|mal"
+        "loc_zone_memalign|malloc_zone_free|runtime\\..*|BaseArena::."
+        "*|(::)?do_malloc_no_errno|(::)?do_malloc_pages|(::)?do_mallo"
+        "c|DoSampledAllocation|MallocedMemBlock::MallocedMemBlock|_M_"
+        "allocate|__builtin_(vec_)?delete|__builtin_(vec_)?new|__gnu_"
+        "cxx::new_allocator::allocate|__libc_malloc|__malloc_alloc_te"
+        "mplate::allocate|allocate|cpp_alloc|operator new(\\[\\])?|si"
+        "mple_alloc::allocate";
+
+const char pp_legacy__alloc_keep[] =
+        "runtime\\.panic|runtime\\.reflectcall|runtime\\.call[0-9]*";
+
 const char pp_legacy__lock_drop[] =
         "RecordLockProfileData|(base::)?RecordLockProfileData.*|"
         "(base::)?SubmitMutexProfileData.*|"
@@ -112,6 +130,7 @@ int pp_legacy__new_profile(struct pp_ctx *ctx, const char *const *types,
 	}
 	p->period_type.type = pp_profile_intern(p, period_type);
 	p->period_type.unit = pp_profile_intern(p, period_unit);
+	p->has_period_type = true;
 	p->period = period;
 	if (drop_frames)
 		p->drop_frames = pp_profile_intern(p, drop_frames);

@@ -542,7 +542,7 @@ int pp_legacy__decode_text(struct pp_ctx *ctx, const char *name,
 	int err = UNRECOGNIZED;
 
 	*out = NULL;
-	/* pprof's order: count, threadz, contention. */
+	/* pprof's order: count, threadz, contention, Java. */
 	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]); i++) {
 		struct reader r;
 
@@ -550,7 +550,7 @@ int pp_legacy__decode_text(struct pp_ctx *ctx, const char *name,
 		err = readers[i](&r, data, len, out);
 		reader_release(&r);
 		if (err != UNRECOGNIZED)
-			break;
+			return err;
 	}
-	return err;
+	return pp_legacy__decode_java(ctx, name, data, len, out);
 }

@@ -286,3 +286,27 @@ int pp_profile_sample_index(const struct pp_profile *p, const char *spec,
 	}
 	return unknown_index(p, spec);
 }
+
+int pp_profile_locate(struct pp_profile *p, const char *exec_name)
+{
+	int err;
+
+	if (p->nmappings == 0) {
+		struct pp_mapping m;
+
+		memset(&m, 0, sizeof(m));
+		m.id = 1;
+		if ((err = pp_profile_add_mapping(p, &m, NULL)) < 0)
+			return err;
+		for (uint32_t l = 0; l < p->nlocations; l++)
+			p->locations[l].mapping = 0;
+	}
+	if (exec_name) {
+		pp_str file = pp_profile_intern(p, exec_name);
+
+		if (file == PP_NONE)
+			return pp_error(p->ctx, PP_ENOMEM, "out of memory");
+		p->mappings[0].file = file;
+	}
+	return 0;
+}

@@ -199,7 +199,7 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 		        pp_profile_str(p, p->comments[i]));
 	if (p->doc_url)
 		fprintf(out, "Doc: %s\n", pp_profile_str(p, p->doc_url));
-	if (p->period_type.type || p->period_type.unit)
+	if (p->has_period_type || p->period_type.type || p->period_type.unit)
 		fprintf(out, "PeriodType: %s %s\n",
 		        pp_profile_str(p, p->period_type.type),
 		        pp_profile_str(p, p->period_type.unit));

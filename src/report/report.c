@@ -653,8 +653,10 @@ void pp_report__print_profile_labels(const struct pp_report *r, FILE *out)
 		if (c[0] != '#')
 			fprintf(out, "%s\n", c);
 	}
-	fprintf(out, "Type: %s%s\n", r->opts.mean ? "mean_" : "",
-	        r->sample_type);
+	/* pprof leaves the line out for a sample type with no name. */
+	if (r->opts.mean || r->sample_type[0])
+		fprintf(out, "Type: %s%s\n", r->opts.mean ? "mean_" : "",
+		        r->sample_type);
 	if (p->time_nanos != 0)
 		print_time(out, p->time_nanos);
 	if (p->duration_nanos != 0) {

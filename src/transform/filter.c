@@ -86,6 +86,7 @@ static int copy_header(struct pp_profile *dst, const struct pp_profile *src)
 	dst->time_nanos = src->time_nanos;
 	dst->duration_nanos = src->duration_nanos;
 	dst->period_type = src->period_type;
+	dst->has_period_type = src->has_period_type;
 	dst->period = src->period;
 	dst->doc_url = src->doc_url;
 	return 0;

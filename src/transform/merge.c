@@ -802,6 +802,7 @@ int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
 			goto done;
 	dst->period_type.type = STR(first, first->period_type.type);
 	dst->period_type.unit = STR(first, first->period_type.unit);
+	dst->has_period_type = first->has_period_type;
 	dst->drop_frames = STR(first, first->drop_frames);
 	dst->keep_frames = STR(first, first->keep_frames);
 	dst->doc_url = STR(first, first->doc_url);

@@ -134,6 +134,70 @@ static void test_legacy_text__threadz_same_as_previous(void **state)
 	pp_profile_free(p);
 }
 
+/* Java's frames: "func (file:line)", a library path's base name, JIT
+ * stubs, bare names; every address 0 in the end, no mapping until the
+ * driver's placeholder. */
+static void test_legacy_text__java_frames(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *p;
+	const struct pp_function *f;
+
+	(void)state;
+	p = decode(&ctx, "--- contentionz 1 ---\n"
+	                 "format = java\n"
+	                 "resolution = microseconds\n"
+	                 "sampling period = 10\n"
+	                 " 100 3 @ 0x1 0x2 0x3 0x4\n"
+	                 "0x1 a.B.c (B.java:12:34)\n"
+	                 "0x2 native (/usr/lib/libz.so)\n"
+	                 "0x3 generated stub/JIT\n");
+	assert_string_equal(pp_profile_str(p, p->sample_types[1].unit),
+	                    "microseconds");
+	assert_true(p->has_period_type);
+	assert_int_equal(p->period, 10);
+	assert_int_equal(pp_profile_sample_values(p, 0)[0], 30);
+	assert_int_equal(pp_profile_sample_values(p, 0)[1], 1000);
+	assert_int_equal(p->nfunctions, 3);
+	f = &p->functions[0];
+	assert_string_equal(pp_profile_str(p, f->name), "a.B.c");
+	assert_string_equal(pp_profile_str(p, f->filename), "B.java:12");
+	assert_int_equal(p->lines[p->locations[0].line_first].line, 34);
+	assert_string_equal(pp_profile_str(p, p->functions[1].filename),
+	                    "libz.so");
+	assert_string_equal(pp_profile_str(p, p->functions[2].name), "STUB");
+	/* 0x4 is named by no line: pprof's fake mapping holds it */
+	assert_int_equal(p->locations[3].line_count, 0);
+	assert_int_equal(p->nmappings, 1);
+	assert_int_equal(p->locations[3].mapping, 0);
+	assert_int_equal(p->locations[0].mapping, PP_NONE);
+	for (uint32_t l = 0; l < p->nlocations; l++)
+		assert_int_equal(p->locations[l].address, 0);
+	pp_profile_free(p);
+}
+
+/* pprof's locateBinaries: a placeholder mapping for a profile with
+ * none, and the binary's name for the first mapping. */
+static void test_legacy_text__locate(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *p;
+
+	(void)state;
+	p = decode(&ctx, "--- heapz 1 ---\nformat = java\nresolution = bytes\n"
+	                 " 64 2 @ 0x1\n0x1 f (F.java:1)\n");
+	assert_int_equal(p->nmappings, 0);
+	assert_int_equal(pp_profile_locate(p, NULL), 0);
+	assert_int_equal(p->nmappings, 1);
+	assert_int_equal(p->mappings[0].id, 1);
+	assert_int_equal(p->mappings[0].limit, 0);
+	assert_int_equal(p->locations[0].mapping, 0);
+	assert_int_equal(pp_profile_locate(p, "/srv/app"), 0);
+	assert_int_equal(p->nmappings, 1);
+	assert_string_equal(pp_profile_str(p, p->mappings[0].file), "/srv/app");
+	pp_profile_free(p);
+}
+
 static void test_legacy_text__errors(void **state)
 {
 	(void)state;
@@ -145,6 +209,12 @@ static void test_legacy_text__errors(void **state)
 	expect_error("hello\n", "t.txt: unrecognized profile format");
 	expect_error("--- contentionz 1 ---\nformat = cpp\n",
 	             "t.txt: unrecognized profile format");
+	expect_error("--- heapz 1 ---\nformat = java\n 1 2 @ 0x1\n",
+	             "t.txt: malformed profile: missing sample type "
+	             "information");
+	expect_error("--- heapz 1 ---\nformat = java\nresolution = bytes\n"
+	             " 5 0 @ 0x1\n",
+	             "t.txt:4: a Java heap sample's count must be non-zero");
 	expect_error("--- threadz 1 ---\n--- Thread 1 (name: a/1) stack: ---\n"
 	             "0x10\n",
 	             "t.txt: unrecognized profile format");
@@ -157,6 +227,8 @@ int main(void)
 	        cmocka_unit_test(test_legacy_text__regexp_corners),
 	        cmocka_unit_test(test_legacy_text__contention_unsampling),
 	        cmocka_unit_test(test_legacy_text__threadz_same_as_previous),
+	        cmocka_unit_test(test_legacy_text__java_frames),
+	        cmocka_unit_test(test_legacy_text__locate),
 	        cmocka_unit_test(test_legacy_text__errors),
 	};
 
