@@ -58,6 +58,29 @@ struct pp_report_opts {
 		        NULL, NULL, NULL, 0                                \
 	}
 
+/* The reports, for front ends that run them by kind (pp_report_run,
+ * pp_session_report). */
+enum pp_report_kind {
+	PP_REPORT_TOP,
+	PP_REPORT_TREE,
+	PP_REPORT_PEEK, /* arg: the regex */
+	PP_REPORT_LIST, /* arg: the regex */
+	PP_REPORT_PROTO,
+	PP_REPORT_TRACES,
+	PP_REPORT_TAGS,
+	PP_REPORT_RAW,
+	PP_REPORT_COMMENTS,
+	PP_REPORT_DOT,
+	PP_REPORT_SVG,
+	PP_REPORT_PNG,
+	PP_REPORT_PDF,
+	PP_REPORT_FLAME,
+	PP_REPORT_SPEEDSCOPE,
+	PP_REPORT_FOLDED,
+	PP_REPORT_HEADER, /* the header lines only (the shell's start) */
+	PP_REPORT_CHECK,  /* two profiles: see pp_session_report */
+};
+
 struct pp_report;
 
 /* Bind options to a profile (borrowed; it must outlive the report). Fails
@@ -65,6 +88,23 @@ struct pp_report;
 int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                   const struct pp_report_opts *opts, struct pp_report **out);
 void pp_report_free(struct pp_report *r);
+
+/* Run report kind on r with arg (the regex of peek and list; else
+ * ignored). PP_EUSAGE for PP_REPORT_CHECK, which needs two profiles. */
+int pp_report_run(struct pp_report *r, enum pp_report_kind kind,
+                  const char *arg, FILE *out);
+
+/* Replace the options that only shape the view of r's aggregate:
+ * nodecount, nodefraction, edgefraction, trim, cum_sort, compact_labels
+ * and inverted are taken from opts, the rest of r's options stay. The
+ * next report re-trims if they changed; nothing is re-aggregated. */
+void pp_report_set_view(struct pp_report *r, const struct pp_report_opts *opts);
+
+/* True if a and b differ only in the options pp_report_set_view takes
+ * (strings compared by value; total_profile and active_filters, which
+ * their owner sets, are not compared). */
+bool pp_report_opts_same_aggregate(const struct pp_report_opts *a,
+                                   const struct pp_report_opts *b);
 
 /* The profile's header lines (File:, Type:, Time:, Duration:), as reports
  * print them above their tables; what the shell shows on start. */

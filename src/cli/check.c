@@ -1,12 +1,11 @@
 #include "cli/check.h"
 #include "cli/pipeline.h"
-#include "pprof/transform.h"
 
 int pp_cli_check(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                  const char *const *sources, size_t nsources, size_t *nbroken)
 {
-	struct pp_report_opts opts = cfg->report;
-	struct pp_profile *old = NULL, *now = NULL;
+	struct pp_session *s = NULL;
+	struct pp_view_opts view;
 	int err;
 
 	*nbroken = 0;
@@ -18,25 +17,18 @@ int pp_cli_check(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 		return pp_error(ctx, PP_EUSAGE,
 		                "check needs at least one -max_growth or "
 		                "-max_share rule");
-	opts.sample_index = cfg->sample_index;
-	opts.unit = cfg->unit;
-	/* Several -diff_base profiles are merged into the old one. */
-	if ((err = pp_cli_load_base(ctx, cfg, sources, nsources, &old)) < 0 ||
-	    (err = pp_cli_load(ctx, cfg, sources, nsources, &now)) < 0)
-		goto done;
-	{
-		const char *names[2] = {"the profile", cfg->diff_base.v[0]};
-
-		/* Shares of other values would compare nothing. */
-		if ((err = pp_profile_check_base(ctx, now, old, names)) < 0)
-			goto done;
+	/* Several -diff_base profiles are merged into the old one, kept
+	 * apart from the new. */
+	if ((err = pp_cli_open(ctx, cfg, sources, nsources, true, &s)) < 0)
+		return err;
+	pp_cli_view_opts(cfg, &view);
+	err = pp_session_report(s, PP_REPORT_CHECK, NULL, &view, stdout);
+	if (err >= 0) {
+		*nbroken = (size_t)err;
+		err = 0;
+		if (fflush(stdout) != 0)
+			err = pp_error(ctx, PP_EIO, "stdout: write error");
 	}
-	err = pp_report_check(ctx, old, now, &opts, cfg->rules, cfg->nrules,
-	                      stdout, nbroken);
-	if (err >= 0 && fflush(stdout) != 0)
-		err = pp_error(ctx, PP_EIO, "stdout: write error");
-done:
-	pp_profile_free(old);
-	pp_profile_free(now);
+	pp_session_free(s);
 	return err;
 }

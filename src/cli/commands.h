@@ -13,14 +13,13 @@ struct pp_command {
 	bool wants_regex;
 	/* Writes binary data that must not go to a terminal. */
 	bool binary;
-	/* Needs pprof's merge (identical samples summed, zero ones dropped)
-	 * even of one profile. pprof 1.19 merged one profile for traces, raw
-	 * and proto; 1.24 does not, so no command sets it.
-	 * NEEDSWORK: remove it with the shell's merged-profile cache. */
-	bool merged;
-	/* NULL for check, which main runs itself (it needs two profiles). */
-	int (*run)(struct pp_report *r, const char *arg, FILE *out);
+	/* The report (pprof/report.h); PP_REPORT_CHECK compares two
+	 * profiles, which main opens itself. */
+	enum pp_report_kind kind;
 	const char *help;
+	/* A front end's own printer on the report (html), run instead of
+	 * kind; NULL: the library's report. */
+	int (*run)(struct pp_report *r, const char *arg, FILE *out);
 };
 
 typedef int (*pp_command_run_fn)(struct pp_report *r, const char *arg,

@@ -1,7 +1,7 @@
 /*
- * The CLI's side of fetching: sources that are URLs are fetched with
- * pprof's lines on stderr, and a profile loaded from any URL is saved
- * under $PPROF_TMPDIR as pprof saves it.
+ * The CLI's side of fetching: libcurl started only when some source is a
+ * URL, and a profile loaded from any URL saved under $PPROF_TMPDIR as
+ * pprof saves it (the session fetches; see pp_load_opts.fetched).
  */
 #ifndef PP_CLI_FETCH_H
 #define PP_CLI_FETCH_H
@@ -17,15 +17,6 @@
 int pp_cli_fetch_init(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                       const char *const *sources, size_t nsources);
 void pp_cli_fetch_cleanup(void);
-
-/*
- * Read sources[0..n-1] into profs[0..n-1] (NULL on entry): the files
- * first, then every URL at once (pprof's lines on stderr), setting *remote
- * when there was one. On failure the caller frees what profs holds.
- */
-int pp_cli_open_sources(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
-                        const char *const *sources, size_t n,
-                        struct pp_profile **profs, bool *remote);
 
 /*
  * Save p as pprof saves what it fetched: in the first of $PPROF_TMPDIR,

@@ -123,12 +123,12 @@ static void print_help(FILE *out)
 }
 
 static int run_shell(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
-                     const struct pp_profile *prof)
+                     struct pp_session *session)
 {
 	struct pp_shell *sh = NULL;
 	int status;
 
-	if (pp_shell_new(ctx, cfg, prof, &sh) < 0) {
+	if (pp_shell_new(ctx, cfg, session, &sh) < 0) {
 		fprintf(stderr, "pprof-c: %s\n", ctx->message);
 		return PP_EXIT_INPUT;
 	}
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
 	struct pp_cli_args args;
-	struct pp_profile *prof = NULL, *prepared = NULL;
+	struct pp_session *session = NULL;
 	char err[512];
 	int status = PP_EXIT_OK, rc;
 
@@ -183,7 +183,7 @@ int main(int argc, char **argv)
 		status = PP_EXIT_INPUT;
 		goto out;
 	}
-	if (args.command && !args.command->run) {
+	if (args.command && args.command->kind == PP_REPORT_CHECK) {
 		size_t nbroken = 0;
 
 		rc = pp_cli_check(&ctx, &args.config, args.sources,
@@ -198,21 +198,15 @@ int main(int argc, char **argv)
 		}
 		goto out;
 	}
-	/* No report command: the shell, which merges a single profile
-	 * itself when a report first needs it. */
-	args.config.merge_one = args.command && args.command->merged;
-	if ((rc = pp_cli_load(&ctx, &args.config, args.sources, args.nsources,
-	                      &prof)) < 0 ||
-	    (rc = pp_cli_prepare(&ctx, &args.config, args.sources,
-	                         args.nsources, prof, &prepared)) < 0) {
+	if ((rc = pp_cli_open(&ctx, &args.config, args.sources, args.nsources,
+	                      false, &session)) < 0) {
 		fprintf(stderr, "pprof-c: %s\n",
 		        ctx.message[0] ? ctx.message : pp_strerror(rc));
 		status = rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
 		goto out;
 	}
 	if (args.config.http) {
-		if ((rc = pp_web_serve(&ctx, &args.config,
-		                       prepared ? prepared : prof, stderr)) <
+		if ((rc = pp_web_serve(&ctx, &args.config, session, stderr)) <
 		    0) {
 			fprintf(stderr, "pprof-c: %s\n", ctx.message);
 			status =
@@ -221,19 +215,17 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (!args.command) {
-		status = run_shell(&ctx, &args.config,
-		                   prepared ? prepared : prof);
+		status = run_shell(&ctx, &args.config, session);
 		goto out;
 	}
 	if ((rc = pp_cli_run(&ctx, &args.config, args.command, args.regex,
-	                     prepared ? prepared : prof)) < 0) {
+	                     session)) < 0) {
 		fprintf(stderr, "pprof-c: %s\n",
 		        ctx.message[0] ? ctx.message : pp_strerror(rc));
 		status = rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
 	}
 out:
-	pp_profile_free(prepared);
-	pp_profile_free(prof);
+	pp_session_free(session);
 	pp_render_release(&ctx);
 	pp_cli_fetch_cleanup();
 	pp_cli_args_release(&args);

@@ -51,9 +51,6 @@ struct pp_cli_config {
 	bool no_browser;
 	/* -json: top, tree, peek and flame print JSON (docs/web-api.md). */
 	bool json;
-	/* Not a setting: the command asks for pprof's merge even of a single
-	 * profile (see pp_command.merged). */
-	bool merge_one;
 };
 
 enum pp_setting_kind {

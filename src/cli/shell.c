@@ -11,24 +11,14 @@
 #include "cli/pipeline.h"
 #include "cli/shell.h"
 #include "cli/tokenize.h"
-#include "pprof/report.h"
-#include "pprof/transform.h"
 
 extern char **environ;
 
 struct pp_shell {
 	struct pp_ctx *ctx;
-	const struct pp_profile *prof;
-	/* prof after pprof's merge, made when a report first needs it
-	 * (traces, raw): most sessions never pay for it. */
-	struct pp_profile *merged;
+	struct pp_session *session; /* borrowed */
 	struct pp_cli_config cfg;   /* the options now */
 	struct pp_cli_config start; /* the command line's, for reset */
-	/* The kept report, the options it was made with (it borrows their
-	 * strings) and their key (see config_key). */
-	struct pp_cli_report *rpt;
-	struct pp_cli_config rpt_cfg;
-	char *rpt_key;
 	bool failed; /* some command failed (the exit status of scripts) */
 };
 
@@ -46,7 +36,7 @@ const size_t pp_shell_nbuiltins =
         sizeof(pp_shell_builtins) / sizeof(pp_shell_builtins[0]);
 
 int pp_shell_new(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
-                 const struct pp_profile *prof, struct pp_shell **out)
+                 struct pp_session *session, struct pp_shell **out)
 {
 	struct pp_shell *sh = calloc(1, sizeof(*sh));
 
@@ -54,8 +44,7 @@ int pp_shell_new(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	if (!sh)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
 	sh->ctx = ctx;
-	sh->prof = prof;
-	pp_cli_config_init(&sh->rpt_cfg);
+	sh->session = session;
 	if (pp_cli_config_copy(&sh->cfg, cfg) < 0) {
 		free(sh);
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
@@ -76,12 +65,8 @@ void pp_shell_free(struct pp_shell *sh)
 {
 	if (!sh)
 		return;
-	pp_cli_report_free(sh->rpt);
-	pp_profile_free(sh->merged);
-	pp_cli_config_release(&sh->rpt_cfg);
 	pp_cli_config_release(&sh->cfg);
 	pp_cli_config_release(&sh->start);
-	free(sh->rpt_key);
 	free(sh);
 }
 
@@ -92,93 +77,15 @@ static void say_error(struct pp_shell *sh, int err)
 	sh->ctx->message[0] = '\0';
 }
 
-/* ---- the kept report ----------------------------------------------------
- * Keyed on the printed value of every setting but output: a setting added
- * to the table takes part without the shell knowing it. */
-
-static char *config_key(const struct pp_cli_config *c)
+/* Build what a report with options c needs (the session keeps it): checks
+ * c against the profile. */
+static int prepare(struct pp_shell *sh, const struct pp_cli_config *c,
+                   enum pp_report_kind kind)
 {
-	size_t cap = 256, len = 0;
-	char *key = malloc(cap), val[512];
+	struct pp_view_opts view;
 
-	if (!key)
-		return NULL;
-	key[0] = '\0';
-	for (size_t i = 0; i < pp_nsettings; i++) {
-		const struct pp_setting *s = &pp_settings[i];
-		size_t need;
-
-		if (strcmp(s->name, "output") == 0)
-			continue;
-		pp_setting_format(s, c, val, sizeof(val));
-		need = len + strlen(s->name) + strlen(val) + 3;
-		if (need > cap) {
-			char *bigger = realloc(key, 2 * need);
-
-			if (!bigger) {
-				free(key);
-				return NULL;
-			}
-			key = bigger;
-			cap = 2 * need;
-		}
-		len += (size_t)snprintf(key + len, cap - len, "%s=%s\n",
-		                        s->name, val);
-	}
-	return key;
-}
-
-/* The report for options c (of the merged profile if merged): the kept one
- * if c's key is its key, else a new one (which then is kept). */
-static int get_report(struct pp_shell *sh, const struct pp_cli_config *c,
-                      bool merged, struct pp_report **out)
-{
-	struct pp_cli_report *rpt = NULL;
-	struct pp_cli_config copy;
-	const struct pp_profile *prof = sh->prof;
-	char *key = config_key(c);
-	int err;
-
-	*out = NULL;
-	if (!key)
-		return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
-	if (merged) {
-		struct pp_profile *one = (struct pp_profile *)sh->prof;
-		const char *name = "profile";
-
-		/* The key of a report on the merged profile differs from
-		 * any other by its first character. */
-		key[0] = '+';
-		if (!sh->merged &&
-		    (err = pp_profile_merge(sh->ctx, &one, &name, 1,
-		                            &sh->merged)) < 0) {
-			free(key);
-			return err;
-		}
-		prof = sh->merged;
-	}
-	if (sh->rpt && strcmp(key, sh->rpt_key) == 0) {
-		free(key);
-		*out = pp_cli_report_get(sh->rpt);
-		return 0;
-	}
-	if (pp_cli_config_copy(&copy, c) < 0) {
-		free(key);
-		return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
-	}
-	if ((err = pp_cli_report_new(sh->ctx, &copy, prof, &rpt)) < 0) {
-		pp_cli_config_release(&copy);
-		free(key);
-		return err;
-	}
-	pp_cli_report_free(sh->rpt);
-	pp_cli_config_release(&sh->rpt_cfg);
-	free(sh->rpt_key);
-	sh->rpt = rpt;
-	sh->rpt_cfg = copy;
-	sh->rpt_key = key;
-	*out = pp_cli_report_get(rpt);
-	return 0;
+	pp_cli_view_opts(c, &view);
+	return pp_session_prepare(sh->session, kind, &view);
 }
 
 /* ---- settings ------------------------------------------------------------ */
@@ -231,7 +138,6 @@ static int set_option(struct pp_shell *sh, const struct pp_setting *s,
                       const char *value)
 {
 	struct pp_cli_config next;
-	struct pp_report *rpt;
 	int err;
 
 	/* A bare alias (lines, cum, alloc_space) selects itself. */
@@ -247,7 +153,7 @@ static int set_option(struct pp_shell *sh, const struct pp_setting *s,
 	 * lacks, a bad unit), not at the next report: this also makes the
 	 * one recomputation a change costs. */
 	if (strcmp(s->name, "output") != 0 &&
-	    (err = get_report(sh, &next, false, &rpt)) < 0)
+	    (err = prepare(sh, &next, PP_REPORT_TOP)) < 0)
 		goto fail;
 	pp_cli_config_release(&sh->cfg);
 	sh->cfg = next;
@@ -434,7 +340,6 @@ static int run_report(struct pp_shell *sh, const struct pp_command *cmd,
                       const char *tmpdir, char **written)
 {
 	struct pp_cli_config c;
-	struct pp_report *rpt;
 	const char *regex = NULL;
 	int err;
 
@@ -464,11 +369,11 @@ static int run_report(struct pp_shell *sh, const struct pp_command *cmd,
 		                        file_ext(cmd), &c.output)) < 0)
 			goto done;
 	}
-	if ((err = get_report(sh, &c, cmd->merged, &rpt)) < 0)
+	if ((err = prepare(sh, &c, cmd->kind)) < 0)
 		goto done;
 	if (c.output)
 		fprintf(stderr, "Generating report in %s\n", c.output);
-	err = pp_cli_run_report(sh->ctx, &c, cmd, regex, rpt);
+	err = pp_cli_run(sh->ctx, &c, cmd, regex, sh->session);
 	if (err >= 0 && c.output && !(*written = strdup(c.output)))
 		err = pp_error(sh->ctx, PP_ENOMEM, "out of memory");
 	if (err < 0 && c.output && !sh->cfg.output)
@@ -636,14 +541,14 @@ static int plain_loop(struct pp_shell *sh)
 
 int pp_shell_run(struct pp_shell *sh)
 {
-	struct pp_report *rpt;
+	struct pp_view_opts view;
 
 	if (!isatty(STDIN_FILENO))
 		return plain_loop(sh);
 	/* As pprof: the profile's header, then the prompt. */
-	if (get_report(sh, &sh->cfg, false, &rpt) >= 0)
-		pp_report_header(rpt, stderr);
-	else
+	pp_cli_view_opts(&sh->cfg, &view);
+	if (pp_session_report(sh->session, PP_REPORT_HEADER, NULL, &view,
+	                      stderr) < 0)
 		say_error(sh, PP_EUSAGE);
 	fprintf(stderr, "Entering interactive mode (type \"help\" for "
 	                "commands, \"o\" for options)\n");
@@ -652,5 +557,5 @@ int pp_shell_run(struct pp_shell *sh)
 
 const struct pp_profile *pp_shell__profile(const struct pp_shell *sh)
 {
-	return sh->prof;
+	return pp_session_profile(sh->session);
 }

@@ -5,8 +5,8 @@
  * read at run time, so commands and settings added there appear here (in
  * help, completion and dispatch) with no change to the shell.
  *
- * One pp_report is kept across commands and remade only when an option
- * that reports see changes, so repeating a report reuses its aggregate.
+ * The shell holds one session (pprof/session.h) across commands: its
+ * staged cache rebuilds only the stages that a changed option shapes.
  */
 #ifndef PP_CLI_SHELL_H
 #define PP_CLI_SHELL_H
@@ -15,14 +15,14 @@
 #include <stdio.h>
 
 #include "cli/settings.h"
-#include "pprof/profile.h"
+#include "pprof/session.h"
 
 struct pp_shell;
 
-/* A shell over prof (borrowed) starting from cfg's options (copied; `reset`
- * returns to them). */
+/* A shell over session (borrowed) starting from cfg's options (copied;
+ * `reset` returns to them). */
 int pp_shell_new(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
-                 const struct pp_profile *prof, struct pp_shell **out);
+                 struct pp_session *session, struct pp_shell **out);
 void pp_shell_free(struct pp_shell *sh);
 
 /*

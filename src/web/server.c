@@ -422,7 +422,7 @@ static pid_t open_browser(const char *url, FILE *status)
 }
 
 int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
-                 const struct pp_profile *prof, FILE *status)
+                 struct pp_session *session, FILE *status)
 {
 	struct server s;
 	char port[16], *initial = NULL, url[512];
@@ -436,7 +436,7 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	if ((err = split_hostport(ctx, cfg->http, s.host, sizeof(s.host), port,
 	                          sizeof(port))) < 0)
 		return err;
-	if ((err = pp_web_views_new(ctx, cfg, prof, &s.views)) < 0)
+	if ((err = pp_web_views_new(ctx, cfg, session, &s.views)) < 0)
 		return err;
 	s.settings = pp_web_settings_path();
 	if ((err = listen_on(ctx, s.host, port, &fd, &s.port, &loopback,

@@ -5,23 +5,14 @@
 #include "pprof/report.h"
 #include "web/views.h"
 
-struct cached {
-	char *key; /* NULL: the slot is empty */
-	struct pp_cli_config cfg;
-	struct pp_cli_report *report;
-	unsigned long long used; /* the clock when last used */
-};
-
 struct pp_web_views {
 	struct pp_ctx *ctx;
 	const struct pp_cli_config *base;
-	const struct pp_profile *prof;
-	struct cached cache[PP_WEB_CACHED_REPORTS];
-	unsigned long long clock;
+	struct pp_session *session;
 };
 
 int pp_web_views_new(struct pp_ctx *ctx, const struct pp_cli_config *base,
-                     const struct pp_profile *prof, struct pp_web_views **out)
+                     struct pp_session *session, struct pp_web_views **out)
 {
 	struct pp_web_views *v = calloc(1, sizeof(*v));
 
@@ -30,38 +21,25 @@ int pp_web_views_new(struct pp_ctx *ctx, const struct pp_cli_config *base,
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
 	v->ctx = ctx;
 	v->base = base;
-	v->prof = prof;
+	v->session = session;
 	*out = v;
 	return 0;
 }
 
-static void cached_release(struct cached *c)
-{
-	if (!c->key)
-		return;
-	pp_cli_report_free(c->report);
-	pp_cli_config_release(&c->cfg);
-	free(c->key);
-	memset(c, 0, sizeof(*c));
-}
-
 void pp_web_views_free(struct pp_web_views *v)
 {
-	if (!v)
-		return;
-	for (size_t i = 0; i < PP_WEB_CACHED_REPORTS; i++)
-		cached_release(&v->cache[i]);
 	free(v);
 }
 
-/* The report for the request's parameters: from the cache, or made into
- * the least recently used slot. On error, err holds the message. */
+/* The report for the request's parameters, from the session's cache
+ * (borrowed until the next request). On error, err holds the message. */
 static struct pp_report *report_for(struct pp_web_views *v, pp_web_get_fn get,
                                     void *data, char *err, size_t errsize,
                                     int *status)
 {
 	struct pp_cli_config cfg;
-	struct cached *slot = &v->cache[0];
+	struct pp_view_opts view;
+	struct pp_report *r = NULL;
 	char *key;
 	int rc;
 
@@ -69,36 +47,21 @@ static struct pp_report *report_for(struct pp_web_views *v, pp_web_get_fn get,
 	if (pp_web_query_config(v->base, get, data, &cfg, &key, err, errsize) <
 	    0)
 		return NULL;
-	v->clock++;
-	for (size_t i = 0; i < PP_WEB_CACHED_REPORTS; i++) {
-		struct cached *c = &v->cache[i];
-
-		if (c->key && strcmp(c->key, key) == 0) {
-			c->used = v->clock;
-			free(key);
-			pp_cli_config_release(&cfg);
-			return pp_cli_report_get(c->report);
-		}
-		if (!c->key || (slot->key && c->used < slot->used))
-			slot = c;
-	}
-	cached_release(slot);
+	free(key);
 	v->ctx->message[0] = '\0';
-	if ((rc = pp_cli_report_new(v->ctx, &cfg, v->prof, &slot->report)) <
-	    0) {
+	/* The session copies what it keeps of the options. */
+	pp_cli_view_opts(&cfg, &view);
+	rc = pp_session_get_report(v->session, &view, &r);
+	pp_cli_config_release(&cfg);
+	if (rc < 0) {
 		snprintf(err, errsize, "%s",
 		         v->ctx->message[0] ? v->ctx->message
 		                            : pp_strerror(rc));
 		if (rc == PP_ENOMEM)
 			*status = 500;
-		free(key);
-		pp_cli_config_release(&cfg);
 		return NULL;
 	}
-	slot->key = key;
-	slot->cfg = cfg;
-	slot->used = v->clock;
-	return pp_cli_report_get(slot->report);
+	return r;
 }
 
 static int error_answer(const char *msg, int status, struct pp_web_answer *out)

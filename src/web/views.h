@@ -1,9 +1,10 @@
 /*
  * The web UI's data: each view's JSON (and the profile download) for a
- * request's parameters, from reports kept in a small cache, so that moving
- * between views, zooming and sorting with the same filters costs nothing
- * proportional to the profile. One per server; not thread-safe (the server
- * answers requests on one thread).
+ * request's parameters, from the session's staged cache (pprof/session.h),
+ * so that moving between views, zooming and sorting with the same filters
+ * costs nothing proportional to the profile. One per server; not
+ * thread-safe (the server answers requests on one thread, and a session
+ * is used by one thread at a time).
  */
 #ifndef PP_WEB_VIEWS_H
 #define PP_WEB_VIEWS_H
@@ -11,18 +12,14 @@
 #include <stddef.h>
 
 #include "cli/settings.h"
-#include "pprof/profile.h"
+#include "pprof/session.h"
 #include "web/query.h"
-
-/* How many reports (each with its filtered copy of the profile and its
- * aggregates) are kept; the least recently used goes first. */
-#define PP_WEB_CACHED_REPORTS 4
 
 struct pp_web_views;
 
-/* base and prof are borrowed and must outlive the views. */
+/* base and session are borrowed and must outlive the views. */
 int pp_web_views_new(struct pp_ctx *ctx, const struct pp_cli_config *base,
-                     const struct pp_profile *prof, struct pp_web_views **out);
+                     struct pp_session *session, struct pp_web_views **out);
 void pp_web_views_free(struct pp_web_views *v);
 
 /* What an answer is. */

@@ -12,16 +12,16 @@
 #include <stdio.h>
 
 #include "cli/settings.h"
-#include "pprof/profile.h"
+#include "pprof/session.h"
 
 /*
- * Serve prof (borrowed) with cfg's options as defaults until interrupted.
- * Prints "Serving web UI on http://HOST:PORT" to status and, unless
- * cfg->no_browser, opens a browser there. 0 after a clean stop; PP_EUSAGE
- * for a malformed -http address, PP_EIO when it cannot listen, with the
- * reason in ctx.
+ * Serve session's profile (borrowed) with cfg's options as defaults until
+ * interrupted. Prints "Serving web UI on http://HOST:PORT" to status and,
+ * unless cfg->no_browser, opens a browser there. 0 after a clean stop;
+ * PP_EUSAGE for a malformed -http address, PP_EIO when it cannot listen, with
+ * the reason in ctx.
  */
 int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
-                 const struct pp_profile *prof, FILE *status);
+                 struct pp_session *session, FILE *status);
 
 #endif

@@ -1,0 +1,170 @@
+/*
+ * The session: libpprof's front door. Every front end (the command line, the
+ * shell, the web server, check, the fuzz targets) loads its profiles through
+ * pp_session_open and runs reports through pp_session_report.
+ *
+ * Opening runs the load stages once:
+ *
+ *   sources -> bytes -> profiles -> merged -> symbolized -> pruned -> combined
+ *   read/fetch  decode   (several)   executable  drop_frames   -base/-diff_base
+ *
+ * Reports then go through a staged cache that the session owns, each stage
+ * keyed only by the options that shape it:
+ *
+ *   combined ─(filter opts)→ filtered
+ *            ─(sample_index, mean, granularity, noinlines, unit, divide_by,
+ *              drop_negative, relative_percentages, source/trim path)→
+ * aggregate ─(nodecount, nodefraction, edgefraction, trim, cum_sort,
+ *              compact_labels, inverted)→ view
+ *
+ * so that a new nodecount re-trims the kept aggregate, a new sample_index
+ * re-aggregates the kept filtered profile and a new focus re-filters; nothing
+ * re-decodes. Memory is bounded: the session keeps the last
+ * PP_SESSION_KEEP_FILTERED filtered profiles and the last
+ * PP_SESSION_KEEP_AGGREGATES aggregates (least recently used goes first,
+ * with the aggregates made from it), and one view per aggregate.
+ *
+ * Threads: a session is used by one thread at a time (it has no lock; its
+ * cache changes on every report). A server that answers from several
+ * threads holds a mutex around each pp_session_* call, or one session per
+ * thread. The pp_ctx given at open is the session's for its whole life:
+ * errors and warnings of every call go to it.
+ */
+#ifndef PPROF_SESSION_H
+#define PPROF_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pprof/profile.h"
+#include "pprof/report.h"
+#include "pprof/source.h"
+#include "pprof/transform.h"
+
+#define PP_SESSION_KEEP_FILTERED 2
+#define PP_SESSION_KEEP_AGGREGATES 4
+
+/* Progress lines ("Fetching profile over HTTP from URL"), no newline. */
+typedef void (*pp_session_progress_fn)(void *data, const char *msg);
+/* A profile loaded from some URL, symbolized, before any base is applied
+ * (pprof saves it under $PPROF_TMPDIR: that is the front end's job). */
+typedef void (*pp_session_fetched_fn)(void *data, const struct pp_profile *p);
+
+/* How sources become the profile reports see. Zero is the default of each
+ * field. */
+struct pp_load_opts {
+	/* -base / -diff_base: profiles subtracted (several are merged into
+	 * one base, read with the sources' executable); both set is
+	 * PP_EUSAGE. NULL / 0: none. */
+	const char *const *base;
+	size_t nbase;
+	const char *const *diff_base;
+	size_t ndiff_base;
+	/* -normalize: scale the profile to the base's totals (PP_EUSAGE
+	 * without a base). */
+	bool normalize;
+	/* Keep the base apart instead of subtracting it (`check`, which
+	 * compares the two): pp_session_base returns it. The base is then
+	 * read before the sources, and its sample types must be the
+	 * profile's. */
+	bool base_apart;
+	/* pprof's -symbolize value; NULL: local symbolization. */
+	const char *symbolize;
+	/* Where binaries are searched (PPROF_BINARY_PATH's syntax); NULL:
+	 * none. The library reads no environment: front ends pass it. */
+	const char *binary_path;
+	/* Fetching: pprof's -seconds and -timeout (0: unset). */
+	int seconds, timeout;
+	/* Optional: bytes already in memory for sources[i] (data[i]) and for
+	 * the bases (base_data[i], of base or diff_base, whichever is set),
+	 * which then are names only (fuzz targets, tests, uploads). NULL:
+	 * read files and fetch URLs. */
+	const struct pp_bytes *data;
+	const struct pp_bytes *base_data;
+	pp_session_progress_fn progress; /* NULL: silent */
+	pp_session_fetched_fn fetched;   /* NULL: not told */
+	void *data_cb;                   /* passed to both callbacks */
+};
+
+#define PP_LOAD_OPTS_INIT \
+	{                 \
+		0         \
+	}
+
+struct pp_session;
+
+/*
+ * Load sources[0..n-1] as pprof loads them: the first, when it is an ELF
+ * file and more follow, is the executable; every other is read (a file,
+ * "-" for stdin) or fetched (a URL, all at once after the files), decoded,
+ * merged with the others, symbolized, stripped of the profile's
+ * drop_frames, then combined with the base. On success *out is the
+ * caller's (pp_session_free). Errors name the failing source: PP_EUSAGE
+ * (no source, both bases, normalize without base, a malformed URL),
+ * PP_EIO, PP_EFORMAT, PP_EFETCH, PP_ELIMIT, PP_ENOMEM.
+ */
+int pp_session_open(struct pp_ctx *ctx, const char *const *sources, size_t n,
+                    const struct pp_load_opts *opts, struct pp_session **out);
+
+/* A session over a profile already loaded (taken over: the session frees
+ * it): the load stages are skipped. */
+int pp_session_adopt(struct pp_ctx *ctx, struct pp_profile *prof,
+                     struct pp_session **out);
+
+void pp_session_free(struct pp_session *s);
+
+/* The combined profile (borrowed), and the base kept apart (NULL unless
+ * base_apart). */
+const struct pp_profile *pp_session_profile(const struct pp_session *s);
+const struct pp_profile *pp_session_base(const struct pp_session *s);
+
+/* What one report is asked with. */
+struct pp_view_opts {
+	struct pp_filter_opts filter;
+	/* total_profile and active_filters are the session's to set. */
+	struct pp_report_opts report;
+	/* false: percentages of the unfiltered total, as pprof. */
+	bool relative_percentages;
+	/* PP_REPORT_CHECK's rules. */
+	const struct pp_check_rule *rules;
+	size_t nrules;
+};
+
+#define PP_VIEW_OPTS_INIT                                                \
+	{                                                                \
+		PP_FILTER_OPTS_INIT, PP_REPORT_OPTS_INIT, false, NULL, 0 \
+	}
+
+/*
+ * Run report kind on the session's profile as o asks, writing to out.
+ * arg is the regex of the kinds that take one (peek, list), else ignored.
+ * Returns 0, or for PP_REPORT_CHECK the number of rows that break a rule;
+ * a negative error as the report's (see pprof/report.h).
+ */
+int pp_session_report(struct pp_session *s, enum pp_report_kind kind,
+                      const char *arg, const struct pp_view_opts *o, FILE *out);
+
+/* The report (aggregate and view) for o, for a front end's own printers
+ * (JSON, HTML): borrowed from the session, valid until the next call on
+ * s. Errors as pp_session_prepare. */
+int pp_session_get_report(struct pp_session *s, const struct pp_view_opts *o,
+                          struct pp_report **out);
+
+/* Build the stages report kind needs with o, printing nothing: checks o
+ * against the profile (a sample type it lacks, a bad unit or filter
+ * regex) and warms the cache. */
+int pp_session_prepare(struct pp_session *s, enum pp_report_kind kind,
+                       const struct pp_view_opts *o);
+
+/* How many times each stage was built (tests, benchmarks). */
+struct pp_session_stats {
+	unsigned long long filters;    /* filtered profiles made */
+	unsigned long long aggregates; /* reports bound (totals, units) */
+	unsigned long long graphs;     /* passes over the samples into a
+	                                  graph or tree */
+};
+void pp_session_stats(const struct pp_session *s, struct pp_session_stats *out);
+
+#endif

@@ -1,0 +1,91 @@
+/* The one switch over report kinds, and the options a report may change
+ * without aggregating again. */
+#include <string.h>
+
+#include "report/internal.h"
+
+int pp_report_run(struct pp_report *r, enum pp_report_kind kind,
+                  const char *arg, FILE *out)
+{
+	switch (kind) {
+	case PP_REPORT_TOP:
+		return pp_report_top(r, out);
+	case PP_REPORT_TREE:
+		return pp_report_tree(r, NULL, out);
+	case PP_REPORT_PEEK:
+		return pp_report_tree(r, arg, out);
+	case PP_REPORT_LIST:
+		return pp_report_list(r, arg, out);
+	case PP_REPORT_PROTO:
+		return pp_report_proto(r, out);
+	case PP_REPORT_TRACES:
+		return pp_report_traces(r, out);
+	case PP_REPORT_TAGS:
+		return pp_report_tags(r, out);
+	case PP_REPORT_RAW:
+		return pp_report_raw(r, out);
+	case PP_REPORT_COMMENTS:
+		return pp_report_comments(r, out);
+	case PP_REPORT_DOT:
+		return pp_report_dot(r, out);
+	case PP_REPORT_SVG:
+		return pp_report_render(r, "svg", out);
+	case PP_REPORT_PNG:
+		return pp_report_render(r, "png", out);
+	case PP_REPORT_PDF:
+		return pp_report_render(r, "pdf", out);
+	case PP_REPORT_FLAME:
+		return pp_report_flame(r, out);
+	case PP_REPORT_SPEEDSCOPE:
+		return pp_report_speedscope(r, out);
+	case PP_REPORT_FOLDED:
+		return pp_report_folded(r, out);
+	case PP_REPORT_HEADER:
+		return pp_report_header(r, out);
+	case PP_REPORT_CHECK:
+		break;
+	}
+	return pp_error(r->ctx, PP_EUSAGE, "report kind %d needs a session",
+	                (int)kind);
+}
+
+void pp_report_set_view(struct pp_report *r, const struct pp_report_opts *opts)
+{
+	const struct pp_report_opts *o = &r->opts;
+
+	if (o->nodecount == opts->nodecount &&
+	    o->nodefraction == opts->nodefraction &&
+	    o->edgefraction == opts->edgefraction && o->trim == opts->trim &&
+	    o->cum_sort == opts->cum_sort &&
+	    o->compact_labels == opts->compact_labels &&
+	    o->inverted == opts->inverted)
+		return;
+	/* As a report made afresh with these options: the unit is chosen
+	 * again, by the next trimmed graph. */
+	r->cached.valid = false;
+	r->output_unit = r->opts.unit;
+	r->opts.nodecount = opts->nodecount;
+	r->opts.nodefraction = opts->nodefraction;
+	r->opts.edgefraction = opts->edgefraction;
+	r->opts.trim = opts->trim;
+	r->opts.cum_sort = opts->cum_sort;
+	r->opts.compact_labels = opts->compact_labels;
+	r->opts.inverted = opts->inverted;
+}
+
+static bool same_string(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+bool pp_report_opts_same_aggregate(const struct pp_report_opts *a,
+                                   const struct pp_report_opts *b)
+{
+	return same_string(a->sample_index, b->sample_index) &&
+	       a->mean == b->mean && a->granularity == b->granularity &&
+	       a->noinlines == b->noinlines && same_string(a->unit, b->unit) &&
+	       a->divide_by == b->divide_by &&
+	       a->drop_negative == b->drop_negative &&
+	       same_string(a->source_path, b->source_path) &&
+	       same_string(a->trim_path, b->trim_path);
+}

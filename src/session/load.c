@@ -1,0 +1,157 @@
+/* The load stages: sources -> one symbolized, pruned profile. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pprof/fetch.h"
+#include "pprof/source.h"
+#include "pprof/symbolize.h"
+#include "pprof/transform.h"
+#include "session/internal.h"
+
+/* Is path an ELF file? */
+static bool is_elf_file(const char *path)
+{
+	unsigned char magic[4];
+	FILE *fp = fopen(path, "rb");
+	bool yes;
+
+	if (!fp)
+		return false;
+	yes = fread(magic, 1, 4, fp) == 4 && memcmp(magic, "\177ELF", 4) == 0;
+	fclose(fp);
+	return yes;
+}
+
+const char *pp_session__leading_executable(const char *const *sources, size_t n)
+{
+	return n > 1 && is_elf_file(sources[0]) ? sources[0] : NULL;
+}
+
+/* A source that starts as a URL but is none: said so, without the
+ * credentials it may hold, rather than "no such file". */
+static int malformed_url(struct pp_ctx *ctx, const char *source)
+{
+	char *shown = pp_fetch_redact(ctx, source);
+	int err;
+
+	if (!shown)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	err = pp_error(ctx, PP_EUSAGE, "%s: malformed URL", shown);
+	pp_free(ctx, shown);
+	return err;
+}
+
+/*
+ * Read sources[0..n-1] into profs[0..n-1] (NULL on entry): the files
+ * first (a missing one fails before a 30-second fetch), then every URL at
+ * once, setting *remote when there was one. On failure the caller frees
+ * what profs holds.
+ */
+static int open_sources(struct pp_ctx *ctx, const struct pp_load_opts *o,
+                        const char *const *sources, const struct pp_bytes *data,
+                        size_t n, struct pp_profile **profs, bool *remote)
+{
+	struct pp_fetch_opts fo = PP_FETCH_OPTS_INIT;
+	const char **urls = NULL;
+	struct pp_profile **fetched = NULL;
+	size_t nurls = 0, k = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (data)
+			err = pp_source_decode(ctx, sources[i], data[i].data,
+			                       data[i].len, &profs[i]);
+		else if (pp_fetch_is_url(sources[i]))
+			nurls++;
+		else if (pp_fetch_looks_like_url(sources[i]) &&
+		         access(sources[i], F_OK) != 0)
+			err = malformed_url(ctx, sources[i]);
+		else
+			err = pp_source_open(ctx, sources[i], &profs[i]);
+		if (err < 0)
+			return err;
+	}
+	if (nurls == 0)
+		return 0;
+	urls = pp_calloc(ctx, nurls, sizeof(*urls));
+	fetched = pp_calloc(ctx, nurls, sizeof(*fetched));
+	if (!urls || !fetched) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!profs[i])
+			urls[k++] = sources[i];
+	fo.seconds = o->seconds;
+	fo.timeout = o->timeout;
+	fo.progress = o->progress;
+	fo.progress_data = o->data_cb;
+	if ((err = pp_fetch_profiles(ctx, urls, nurls, &fo, fetched)) < 0)
+		goto done;
+	*remote = true;
+	k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!profs[i])
+			profs[i] = fetched[k++];
+done:
+	pp_free(ctx, urls);
+	pp_free(ctx, fetched);
+	return err;
+}
+
+static int symbolize(struct pp_ctx *ctx, const struct pp_load_opts *o,
+                     const char *executable, struct pp_profile *p)
+{
+	struct pp_symbolize_opts so = PP_SYMBOLIZE_OPTS_INIT;
+	int err;
+
+	if ((err = pp_symbolize_opts_parse(ctx, o->symbolize, &so)) < 0)
+		return err;
+	so.executable = executable;
+	so.binary_path = o->binary_path;
+	return pp_symbolize(ctx, p, &so);
+}
+
+int pp_session__load(struct pp_ctx *ctx, const struct pp_load_opts *o,
+                     const char *executable, const char *const *sources,
+                     const struct pp_bytes *data, size_t n,
+                     struct pp_profile **out)
+{
+	struct pp_profile **profs;
+	bool remote = false;
+	int err = 0;
+
+	*out = NULL;
+	profs = pp_calloc(ctx, n, sizeof(*profs));
+	if (!profs)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	if ((err = open_sources(ctx, o, sources, data, n, profs, &remote)) < 0)
+		goto done;
+	for (size_t i = 0; i < n; i++)
+		if ((err = pp_profile_locate(profs[i], executable)) < 0)
+			goto done;
+	if (n == 1) {
+		*out = profs[0];
+		profs[0] = NULL;
+	} else {
+		err = pp_profile_merge(ctx, profs, sources, n, out);
+	}
+	/* pprof: merge, symbolize, then drop the frames the profile calls
+	 * uninteresting (they can only be matched once they have names). */
+	if (err >= 0 &&
+	    ((err = symbolize(ctx, o, executable, *out)) < 0 ||
+	     (err = pp_profile_remove_uninteresting(ctx, *out)) < 0)) {
+		pp_profile_free(*out);
+		*out = NULL;
+	}
+	/* As pprof: what came over HTTP is kept, symbolized. */
+	if (err >= 0 && remote && o->fetched)
+		o->fetched(o->data_cb, *out);
+done:
+	for (size_t i = 0; i < n; i++)
+		pp_profile_free(profs[i]);
+	pp_free(ctx, profs);
+	return err;
+}

@@ -1,0 +1,446 @@
+/* The session: the loaded profile and the staged cache of what reports
+ * are made from (filtered profile -> aggregate -> view). */
+#include <limits.h>
+#include <string.h>
+
+#include "pprof/session.h"
+#include "session/internal.h"
+
+#define NFILTERS 10 /* the fields of struct pp_filter_opts */
+
+/* A filtered profile, keyed by the filters. */
+struct filtered {
+	unsigned long long id; /* 0: an empty slot */
+	unsigned long long used;
+	char *key[NFILTERS];     /* owned copies; NULL: unset */
+	struct pp_profile *prof; /* owned; NULL: no filter, the source's */
+	/* The filters as "name=value", for the reports' headers. */
+	char *active[NFILTERS];
+	size_t nactive;
+};
+
+/* A report bound to a filtered profile: totals, unit, the aggregate and
+ * its view (which the report itself keeps, one at a time). */
+struct aggregate {
+	unsigned long long id; /* 0: an empty slot */
+	unsigned long long used;
+	unsigned long long filtered; /* its filtered profile's id */
+	bool relative;
+	struct pp_report_opts key; /* strings below */
+	char *sample_index, *unit, *source_path, *trim_path;
+	struct pp_report *rpt;
+};
+
+struct pp_session {
+	struct pp_ctx *ctx;
+	struct pp_profile *prof; /* combined */
+	struct pp_profile *base; /* base_apart only */
+	struct filtered filtered[PP_SESSION_KEEP_FILTERED];
+	struct aggregate aggregates[PP_SESSION_KEEP_AGGREGATES];
+	unsigned long long clock, next_id;
+	struct pp_session_stats stats;
+	/* Graph builds of the reports already freed. */
+	unsigned long long graphs_freed;
+};
+
+/* ---- opening ------------------------------------------------------------- */
+
+static int session_new(struct pp_ctx *ctx, struct pp_session **out)
+{
+	*out = pp_calloc(ctx, 1, sizeof(**out));
+	if (!*out)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	(*out)->ctx = ctx;
+	return 0;
+}
+
+/* Load the bases (several merged into one) with the sources' executable:
+ * *out is NULL when there is none. */
+static int load_base(struct pp_ctx *ctx, const struct pp_load_opts *o,
+                     const char *executable, struct pp_profile **out)
+{
+	const char *const *bases = o->ndiff_base ? o->diff_base : o->base;
+	size_t n = o->ndiff_base ? o->ndiff_base : o->nbase;
+
+	*out = NULL;
+	if (o->nbase && o->ndiff_base)
+		return pp_error(ctx, PP_EUSAGE,
+		                "-base and -diff_base flags cannot both be "
+		                "specified");
+	if (n == 0)
+		return 0;
+	/* As pprof's fetchProfiles: the bases are merged into one. */
+	return pp_session__load(ctx, o, executable, bases, o->base_data, n,
+	                        out);
+}
+
+int pp_session_open(struct pp_ctx *ctx, const char *const *sources, size_t n,
+                    const struct pp_load_opts *opts, struct pp_session **out)
+{
+	static const struct pp_load_opts defaults = PP_LOAD_OPTS_INIT;
+	const struct pp_load_opts *o = opts ? opts : &defaults;
+	const char *executable = NULL;
+	const char *first_base = o->ndiff_base ? o->diff_base[0]
+	                         : o->nbase    ? o->base[0]
+	                                       : NULL;
+	struct pp_profile *prof = NULL, *base = NULL;
+	const struct pp_bytes *data = o->data;
+	struct pp_session *s = NULL;
+	int err;
+
+	*out = NULL;
+	if (n == 0)
+		return pp_error(ctx, PP_EUSAGE, "no profile given");
+	if (!data)
+		executable = pp_session__leading_executable(sources, n);
+	if (executable) {
+		sources++;
+		n--;
+	}
+	if ((err = session_new(ctx, &s)) < 0)
+		return err;
+	if (o->base_apart) {
+		/* check: the base first, then the profile, alike in type. */
+		const char *names[2] = {"the profile", first_base};
+
+		if ((err = load_base(ctx, o, executable, &base)) < 0 ||
+		    (err = pp_session__load(ctx, o, executable, sources, data,
+		                            n, &prof)) < 0)
+			goto fail;
+		if (base &&
+		    (err = pp_profile_check_base(ctx, prof, base, names)) < 0)
+			goto fail;
+		s->prof = prof;
+		s->base = base;
+		*out = s;
+		return 0;
+	}
+	if ((err = pp_session__load(ctx, o, executable, sources, data, n,
+	                            &prof)) < 0 ||
+	    (err = load_base(ctx, o, executable, &base)) < 0)
+		goto fail;
+	if (!base) {
+		if (o->normalize) {
+			err = pp_error(
+			        ctx, PP_EUSAGE,
+			        "must have base profile to normalize by");
+			goto fail;
+		}
+		s->prof = prof;
+		*out = s;
+		return 0;
+	}
+	{
+		/* The merged base has its first file's sample types. */
+		const char *names[2] = {"the profile", first_base};
+
+		err = pp_profile_apply_base(ctx, prof, base, o->ndiff_base > 0,
+		                            o->normalize, names, &s->prof);
+	}
+	pp_profile_free(base);
+	base = NULL;
+	pp_profile_free(prof);
+	prof = NULL;
+	if (err < 0)
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	pp_profile_free(prof);
+	pp_profile_free(base);
+	pp_session_free(s);
+	return err;
+}
+
+int pp_session_adopt(struct pp_ctx *ctx, struct pp_profile *prof,
+                     struct pp_session **out)
+{
+	int err;
+
+	if ((err = session_new(ctx, out)) < 0) {
+		pp_profile_free(prof);
+		return err;
+	}
+	(*out)->prof = prof;
+	return 0;
+}
+
+const struct pp_profile *pp_session_profile(const struct pp_session *s)
+{
+	return s->prof;
+}
+
+const struct pp_profile *pp_session_base(const struct pp_session *s)
+{
+	return s->base;
+}
+
+/* ---- the cache ----------------------------------------------------------- */
+
+static void aggregate_clear(struct pp_session *s, struct aggregate *a)
+{
+	if (a->rpt)
+		s->graphs_freed += pp_report_graph_builds(a->rpt);
+	pp_report_free(a->rpt);
+	pp_free(s->ctx, a->sample_index);
+	pp_free(s->ctx, a->unit);
+	pp_free(s->ctx, a->source_path);
+	pp_free(s->ctx, a->trim_path);
+	memset(a, 0, sizeof(*a));
+}
+
+static void filtered_clear(struct pp_session *s, struct filtered *f)
+{
+	/* The aggregates made from f borrow its profile and strings. */
+	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++)
+		if (f->id && s->aggregates[i].filtered == f->id)
+			aggregate_clear(s, &s->aggregates[i]);
+	for (size_t i = 0; i < NFILTERS; i++)
+		pp_free(s->ctx, f->key[i]);
+	for (size_t i = 0; i < f->nactive; i++)
+		pp_free(s->ctx, f->active[i]);
+	pp_profile_free(f->prof);
+	memset(f, 0, sizeof(*f));
+}
+
+void pp_session_free(struct pp_session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < PP_SESSION_KEEP_FILTERED; i++)
+		filtered_clear(s, &s->filtered[i]);
+	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++)
+		aggregate_clear(s, &s->aggregates[i]);
+	pp_profile_free(s->base);
+	pp_profile_free(s->prof);
+	pp_free(s->ctx, s);
+}
+
+void pp_session_stats(const struct pp_session *s, struct pp_session_stats *out)
+{
+	*out = s->stats;
+	out->graphs = s->graphs_freed;
+	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++)
+		if (s->aggregates[i].rpt)
+			out->graphs +=
+			        pp_report_graph_builds(s->aggregates[i].rpt);
+}
+
+/* The filters of o in pprof's order, with their names; prune_from is a
+ * filter that pprof does not list among the active ones. */
+static void filter_fields(const struct pp_filter_opts *o,
+                          const char *v[NFILTERS])
+{
+	v[0] = o->focus;
+	v[1] = o->ignore;
+	v[2] = o->hide;
+	v[3] = o->show;
+	v[4] = o->show_from;
+	v[5] = o->tagfocus;
+	v[6] = o->tagignore;
+	v[7] = o->tagshow;
+	v[8] = o->taghide;
+	v[9] = o->prune_from;
+	for (size_t i = 0; i < NFILTERS; i++)
+		if (v[i] && !*v[i])
+			v[i] = NULL;
+}
+
+static const char *const filter_names[NFILTERS - 1] = {
+        "focus",    "ignore",    "hide",    "show",   "show_from",
+        "tagfocus", "tagignore", "tagshow", "taghide"};
+
+static bool same_string(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The least recently used of n slots (an empty one first). */
+#define OLDEST(arr, n, out)                                                \
+	do {                                                               \
+		(out) = &(arr)[0];                                         \
+		for (size_t i_ = 1; i_ < (n) && (out)->id; i_++)           \
+			if (!(arr)[i_].id || (arr)[i_].used < (out)->used) \
+				(out) = &(arr)[i_];                        \
+	} while (0)
+
+/* The filtered stage: an entry for o's filters. */
+static int get_filtered(struct pp_session *s, const struct pp_filter_opts *o,
+                        struct filtered **out)
+{
+	const char *v[NFILTERS];
+	struct filtered f = {0}, *slot;
+	int err;
+
+	*out = NULL;
+	filter_fields(o, v);
+	for (size_t i = 0; i < PP_SESSION_KEEP_FILTERED; i++) {
+		struct filtered *e = &s->filtered[i];
+		size_t k;
+
+		if (!e->id)
+			continue;
+		for (k = 0; k < NFILTERS && same_string(e->key[k], v[k]); k++)
+			;
+		if (k == NFILTERS) {
+			e->used = ++s->clock;
+			*out = e;
+			return 0;
+		}
+	}
+	for (size_t k = 0; k < NFILTERS; k++) {
+		if (!v[k])
+			continue;
+		if (!(f.key[k] = pp_strdup(s->ctx, v[k]))) {
+			err = pp_error(s->ctx, PP_ENOMEM, "out of memory");
+			goto fail;
+		}
+		if (k < NFILTERS - 1) {
+			size_t len = strlen(filter_names[k]) + strlen(v[k]) + 2;
+			char *a = pp_malloc(s->ctx, len);
+
+			if (!a) {
+				err = pp_error(s->ctx, PP_ENOMEM,
+				               "out of memory");
+				goto fail;
+			}
+			snprintf(a, len, "%s=%s", filter_names[k], v[k]);
+			f.active[f.nactive++] = a;
+		}
+	}
+	/* As pprof, filters run on a copy. */
+	if (pp_filter_opts_active(o)) {
+		if ((err = pp_profile_filter(s->ctx, s->prof, o, &f.prof)) < 0)
+			goto fail;
+		s->stats.filters++;
+	}
+	OLDEST(s->filtered, PP_SESSION_KEEP_FILTERED, slot);
+	filtered_clear(s, slot);
+	*slot = f;
+	slot->id = ++s->next_id;
+	slot->used = ++s->clock;
+	*out = slot;
+	return 0;
+fail:
+	f.id = 0;
+	filtered_clear(s, &f);
+	return err;
+}
+
+static int dup_opt(struct pp_ctx *ctx, const char *s, char **out)
+{
+	*out = NULL;
+	if (s && !(*out = pp_strdup(ctx, s)))
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The aggregate stage: a report on f for the options in o that shape the
+ * aggregate, its view set from o. */
+static int get_aggregate(struct pp_session *s, struct filtered *f,
+                         const struct pp_view_opts *o, struct pp_report **out)
+{
+	struct aggregate a = {0}, *slot;
+	struct pp_report_opts ro;
+	int err;
+
+	*out = NULL;
+	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++) {
+		struct aggregate *e = &s->aggregates[i];
+
+		if (e->id && e->filtered == f->id &&
+		    e->relative == o->relative_percentages &&
+		    pp_report_opts_same_aggregate(&e->key, &o->report)) {
+			e->used = ++s->clock;
+			pp_report_set_view(e->rpt, &o->report);
+			*out = e->rpt;
+			return 0;
+		}
+	}
+	a.filtered = f->id;
+	a.relative = o->relative_percentages;
+	a.key = o->report;
+	if ((err = dup_opt(s->ctx, o->report.sample_index, &a.sample_index)) <
+	            0 ||
+	    (err = dup_opt(s->ctx, o->report.unit, &a.unit)) < 0 ||
+	    (err = dup_opt(s->ctx, o->report.source_path, &a.source_path)) <
+	            0 ||
+	    (err = dup_opt(s->ctx, o->report.trim_path, &a.trim_path)) < 0)
+		goto fail;
+	a.key.sample_index = a.sample_index;
+	a.key.unit = a.unit;
+	a.key.source_path = a.source_path;
+	a.key.trim_path = a.trim_path;
+	ro = a.key;
+	/* Percentages stay those of the unfiltered profile unless
+	 * -relative_percentages. */
+	ro.total_profile = f->prof && !a.relative ? s->prof : NULL;
+	ro.active_filters = (const char *const *)f->active;
+	ro.nactive_filters = f->nactive;
+	if ((err = pp_report_new(s->ctx, f->prof ? f->prof : s->prof, &ro,
+	                         &a.rpt)) < 0)
+		goto fail;
+	s->stats.aggregates++;
+	OLDEST(s->aggregates, PP_SESSION_KEEP_AGGREGATES, slot);
+	aggregate_clear(s, slot);
+	*slot = a;
+	slot->id = ++s->next_id;
+	slot->used = ++s->clock;
+	*out = slot->rpt;
+	return 0;
+fail:
+	aggregate_clear(s, &a);
+	return err;
+}
+
+static int get_report(struct pp_session *s, const struct pp_view_opts *o,
+                      struct pp_report **out)
+{
+	struct filtered *f;
+	int err;
+
+	if ((err = get_filtered(s, &o->filter, &f)) < 0)
+		return err;
+	return get_aggregate(s, f, o, out);
+}
+
+int pp_session_get_report(struct pp_session *s, const struct pp_view_opts *o,
+                          struct pp_report **out)
+{
+	*out = NULL;
+	return get_report(s, o, out);
+}
+
+int pp_session_prepare(struct pp_session *s, enum pp_report_kind kind,
+                       const struct pp_view_opts *o)
+{
+	struct pp_report *r;
+
+	if (kind == PP_REPORT_CHECK)
+		return 0;
+	return get_report(s, o, &r);
+}
+
+int pp_session_report(struct pp_session *s, enum pp_report_kind kind,
+                      const char *arg, const struct pp_view_opts *o, FILE *out)
+{
+	struct pp_report *r;
+	int err;
+
+	if (kind == PP_REPORT_CHECK) {
+		size_t nbroken = 0;
+
+		if (!s->base)
+			return pp_error(
+			        s->ctx, PP_EUSAGE,
+			        "check needs a base profile kept apart");
+		if ((err = pp_report_check(s->ctx, s->base, s->prof, &o->report,
+		                           o->rules, o->nrules, out,
+		                           &nbroken)) < 0)
+			return err;
+		return nbroken > INT_MAX ? INT_MAX : (int)nbroken;
+	}
+	if ((err = get_report(s, o, &r)) < 0)
+		return err;
+	return pp_report_run(r, kind, arg, out);
+}

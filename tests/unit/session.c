@@ -1,0 +1,232 @@
+/* The session's staged cache: which option change rebuilds which stage
+ * (filtered profile -> aggregate -> view), that the bound holds, and that
+ * a cached report prints what a fresh session prints. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pprof/session.h"
+
+#define PROFILE "testdata/go/cpu.pb.gz"
+
+struct fixture {
+	struct pp_ctx ctx;
+	struct pp_session *s;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct pp_ctx init = PP_CTX_INIT;
+	struct pp_load_opts lo = PP_LOAD_OPTS_INIT;
+	const char *src = PROFILE;
+
+	f->ctx = init;
+	lo.symbolize = "none";
+	if (pp_session_open(&f->ctx, &src, 1, &lo, &f->s) < 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	pp_session_free(f->s);
+	free(f);
+	return 0;
+}
+
+/* Report kind with o as a string (the caller frees it). */
+static char *run(struct pp_session *s, enum pp_report_kind kind,
+                 const struct pp_view_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(pp_session_report(s, kind, NULL, o, out), 0);
+	fclose(out);
+	return buf;
+}
+
+/* The same report from a session of its own: what the cache must match. */
+static char *run_fresh(enum pp_report_kind kind, const struct pp_view_opts *o)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_load_opts lo = PP_LOAD_OPTS_INIT;
+	const char *src = PROFILE;
+	struct pp_session *s;
+	char *text;
+
+	lo.symbolize = "none";
+	assert_int_equal(pp_session_open(&ctx, &src, 1, &lo, &s), 0);
+	text = run(s, kind, o);
+	pp_session_free(s);
+	return text;
+}
+
+static struct pp_session_stats stats(struct pp_session *s)
+{
+	struct pp_session_stats st;
+
+	pp_session_stats(s, &st);
+	return st;
+}
+
+/* Run kind with o, check its output against a fresh session's, and return
+ * the counts after it. */
+static struct pp_session_stats step(struct pp_session *s,
+                                    enum pp_report_kind kind,
+                                    const struct pp_view_opts *o)
+{
+	char *got = run(s, kind, o), *want = run_fresh(kind, o);
+
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	return stats(s);
+}
+
+static void test_session__repeat_builds_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+	struct pp_session_stats a, b;
+
+	a = step(f->s, PP_REPORT_TOP, &o);
+	assert_int_equal(a.aggregates, 1);
+	assert_int_equal(a.filters, 0);
+	b = step(f->s, PP_REPORT_TOP, &o);
+	assert_memory_equal(&a, &b, sizeof(a));
+	/* Another kind on the same options shares the aggregate. */
+	b = step(f->s, PP_REPORT_DOT, &o);
+	assert_int_equal(b.aggregates, a.aggregates);
+}
+
+static void test_session__view_change_keeps_aggregate(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+	struct pp_session_stats a, b;
+
+	a = step(f->s, PP_REPORT_TOP, &o);
+	o.report.nodecount = 3;
+	b = step(f->s, PP_REPORT_TOP, &o);
+	assert_int_equal(b.aggregates, a.aggregates);
+	assert_int_equal(b.filters, a.filters);
+	o.report.nodefraction = 0.05;
+	o.report.cum_sort = true;
+	b = step(f->s, PP_REPORT_TOP, &o);
+	assert_int_equal(b.aggregates, a.aggregates);
+	/* Unchanged again: the view is kept too. */
+	a = stats(f->s);
+	b = step(f->s, PP_REPORT_TOP, &o);
+	assert_memory_equal(&a, &b, sizeof(a));
+}
+
+static void test_session__aggregate_change_keeps_filtered(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+	struct pp_session_stats a, b;
+
+	o.filter.focus = "runtime";
+	a = step(f->s, PP_REPORT_TOP, &o);
+	assert_int_equal(a.filters, 1);
+	o.report.sample_index = "samples";
+	b = step(f->s, PP_REPORT_TOP, &o);
+	assert_int_equal(b.filters, 1);
+	assert_int_equal(b.aggregates, a.aggregates + 1);
+	o.report.granularity = PP_GRAN_LINES;
+	b = step(f->s, PP_REPORT_TOP, &o);
+	assert_int_equal(b.filters, 1);
+	assert_int_equal(b.aggregates, a.aggregates + 2);
+	/* Back to the first: still kept. */
+	o.report.sample_index = NULL;
+	o.report.granularity = PP_GRAN_FUNCTIONS;
+	b = step(f->s, PP_REPORT_TOP, &o);
+	assert_int_equal(b.aggregates, a.aggregates + 2);
+}
+
+static void test_session__filter_change_refilters(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+	struct pp_session_stats a, b;
+
+	o.filter.focus = "runtime";
+	a = step(f->s, PP_REPORT_TOP, &o);
+	o.filter.focus = "flate";
+	b = step(f->s, PP_REPORT_TOP, &o);
+	assert_int_equal(b.filters, a.filters + 1);
+	assert_int_equal(b.aggregates, a.aggregates + 1);
+	/* relative_percentages shapes the aggregate, not the filter. */
+	o.relative_percentages = true;
+	a = step(f->s, PP_REPORT_TOP, &o);
+	assert_int_equal(a.filters, b.filters);
+	assert_int_equal(a.aggregates, b.aggregates + 1);
+}
+
+static void test_session__bound_evicts_oldest(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+	static const char *const focus[] = {"runtime", "flate", "gzip",
+	                                    "runtime"};
+	struct pp_session_stats st;
+
+	/* PP_SESSION_KEEP_FILTERED is 2: the third focus evicts the first,
+	 * which is then filtered again. */
+	for (size_t i = 0; i < 4; i++) {
+		o.filter.focus = focus[i];
+		st = step(f->s, PP_REPORT_TOP, &o);
+	}
+	assert_int_equal(PP_SESSION_KEEP_FILTERED, 2);
+	assert_int_equal(st.filters, 4);
+}
+
+static void test_session__bad_options_fail_cleanly(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+
+	o.report.sample_index = "nosuchtype";
+	assert_int_equal(pp_session_prepare(f->s, PP_REPORT_TOP, &o),
+	                 PP_EUSAGE);
+	o.report.sample_index = NULL;
+	o.filter.focus = "(";
+	assert_int_equal(pp_session_prepare(f->s, PP_REPORT_TOP, &o),
+	                 PP_EUSAGE);
+	/* The session goes on. */
+	o.filter.focus = NULL;
+	free(run(f->s, PP_REPORT_TOP, &o));
+	/* check needs a base kept apart. */
+	assert_int_equal(
+	        pp_session_report(f->s, PP_REPORT_CHECK, NULL, &o, stdout),
+	        PP_EUSAGE);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        T(test_session__repeat_builds_nothing),
+	        T(test_session__view_change_keeps_aggregate),
+	        T(test_session__aggregate_change_keeps_filtered),
+	        T(test_session__filter_change_refilters),
+	        T(test_session__bound_evicts_oldest),
+	        T(test_session__bad_options_fail_cleanly),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
