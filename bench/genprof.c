@@ -6,6 +6,7 @@
  *	cc -O2 -o genprof genprof.c -lz
  *	./genprof -o large.pb.gz            (~2M samples)
  *	./genprof --small -o small.pb.gz    (~480k samples)
+ *	./genprof --chain 100000 -o chain.pb.gz  (one stack, 100k functions)
  *
  * The protobuf wire format is encoded by hand (varints and length-delimited
  * fields) so the generator depends on nothing but zlib and shares no code
@@ -469,7 +470,7 @@ static const struct tail {
 
 struct options {
 	uint64_t functions, locations, samples, min_depth, max_depth;
-	uint64_t seed, level;
+	uint64_t seed, level, chain;
 	int labels, small;
 	const char *output;
 };
@@ -850,6 +851,10 @@ static void usage(FILE *fp)
 	        "  --max-depth N      deepest stack (default 60)\n"
 	        "  --seed S           random seed (default 1)\n"
 	        "  --labels           give ~40%% of samples a 'handler' label\n"
+	        "  --chain N          instead: one sample, one stack of N "
+	        "distinct functions\n"
+	        "                     (the worst case of a call graph's "
+	        "per-node work)\n"
 	        "  --level N          gzip level 0-9 (default 6, as pprof "
 	        "writes)\n"
 	        "  --small            preset: 5000 functions, 12000 "
@@ -906,6 +911,8 @@ static void parse_args(int argc, char **argv, struct options *opt)
 			num = &opt->min_depth;
 		} else if (!strcmp(name, "--max-depth")) {
 			num = &opt->max_depth;
+		} else if (!strcmp(name, "--chain")) {
+			num = &opt->chain;
 		} else if (!strcmp(name, "--seed")) {
 			num = &opt->seed;
 		} else if (!strcmp(name, "--level")) {
@@ -937,7 +944,18 @@ static void parse_args(int argc, char **argv, struct options *opt)
 	DEFAULT(max_depth, 60, 60);
 	DEFAULT(seed, 1, 1);
 	DEFAULT(level, 6, 6);
+	DEFAULT(chain, 0, 0);
 #undef DEFAULT
+
+	/* A chain: every generated function has one location, and the one
+	 * sample's stack goes through all of them. */
+	if (opt->chain) {
+		if (opt->chain > 10000000)
+			die("--chain must be at most 10000000");
+		opt->functions = RT_N + opt->chain;
+		opt->locations = RT_LOCS + opt->chain;
+		opt->samples = 1;
+	}
 
 	if (opt->functions < RT_N + 16 || opt->functions > 10000000)
 		die("--functions must be between %d and 10000000", RT_N + 16);
@@ -953,6 +971,18 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		die("need 2 <= --min-depth <= --max-depth <= 10000");
 	if (opt->level > 9)
 		die("--level must be 0-9");
+}
+
+/* The --chain stack, caller first: goexit, then every generated
+ * function's location in order. */
+static uint32_t chain_stack(const struct options *opt, uint32_t *stack)
+{
+	uint32_t n = 0;
+
+	stack[n++] = funcs[RT_GOEXIT].first_loc;
+	for (uint64_t k = 0; k < opt->chain; k++)
+		stack[n++] = funcs[RT_N + k].first_loc;
+	return n;
 }
 
 int main(int argc, char **argv)
@@ -1018,9 +1048,22 @@ int main(int argc, char **argv)
 
 	write_header(&o, s_samples, s_count, s_cpu, s_ns);
 
-	stack = xcalloc(opt.max_depth + 8, sizeof(*stack));
+	if (opt.chain) {
+		/* One line per location, so that every frame is its own
+		 * function: no inlined helpers shared between frames. */
+		for (uint32_t l = 0; l < nlocs; l++) {
+			struct loc *lc = &locs[l];
+
+			lc->fn[0] = lc->fn[lc->nlines - 1];
+			lc->line[0] = lc->line[lc->nlines - 1];
+			lc->nlines = 1;
+		}
+	}
+	stack = xcalloc((opt.chain > opt.max_depth ? opt.chain : opt.max_depth) + 8,
+	                sizeof(*stack));
 	for (uint64_t i = 0; i < opt.samples; i++) {
-		uint32_t n = gen_stack(&r, &opt, stack);
+		uint32_t n = opt.chain ? chain_stack(&opt, stack)
+		                       : gen_stack(&r, &opt, stack);
 		uint64_t count = 1;
 		double u = rng_unit(&r);
 

@@ -129,6 +129,28 @@ void pp_graph_free(struct pp_graph *g);
 int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
                         enum pp_edge_mode edges);
 
+/*
+ * pprof's entropy score of each node in nodes[0..count) (graph.go's
+ * entropyScore), into score[node]: how evenly a node's weight spreads over
+ * its in-edges, plus over its out-edges and its own flat, in bits (1 for a
+ * side without edges), times its cum, plus its flat. Visual reports sort
+ * by it. Linear in nodes + edges. *work (when not NULL) is set to the
+ * steps taken (edges visited per pass + nodes scored), for tests that hold
+ * it to that bound. PP_ENOMEM on allocation failure (score untouched).
+ */
+int pp_graph_entropy_scores(const struct pp_graph *g, const uint32_t *nodes,
+                            uint32_t count, int64_t *score, uint64_t *work);
+
+/*
+ * pp_graph_accumulate(g, kept, PP_EDGES_ALL) for a graph whose values come
+ * from a pass that kept every node kept now (pp_graph_new's, or an earlier
+ * call with a superset of kept): the same nodes, values and edges, in the
+ * same order, but on two threads for big profiles. Kept nodes keep their
+ * cum (keeping fewer nodes never changes it); their flat is recomputed;
+ * dropped nodes get 0.
+ */
+int pp_graph_accumulate_kept(struct pp_graph *g, const bool *kept);
+
 static inline int64_t pp_node_flat(const struct pp_node *n)
 {
 	return n->flat_div ? n->flat / n->flat_div : n->flat;

@@ -1,10 +1,13 @@
 /*
- * The edges behind the "(inline)" marks of a text report: for each kept
- * node that is sometimes an inlined call, its in-edges from the nearest
- * kept caller, over every sample. It is a second full pass over all
- * frames, so it does nothing else, skips locations without a kept node in
- * one byte load, and on big profiles runs as two threads with edge tables
- * of their own, merged at the end.
+ * Edges between kept nodes, over every sample, on two threads for big
+ * profiles, each with an edge table of its own, merged at the end in the
+ * order one pass would have made them. Two users:
+ *  - the "(inline)" marks of a text report: for each kept node that is
+ *    sometimes an inlined call, its in-edges from the nearest kept caller;
+ *  - the trimmed graphs of visual reports: every edge between kept nodes,
+ *    and the kept nodes' flat (pp_graph_accumulate_kept).
+ * It is a full pass over all frames, so it does nothing else and skips
+ * locations without a kept node in one byte load.
  */
 #include <pthread.h>
 #include <string.h>
@@ -36,6 +39,7 @@ struct edge_pass {
 	uint32_t *inner; /* per loc_nodes entry: its edge when inlined */
 	uint32_t *slots; /* index + 1; 0 = empty */
 	size_t nslots;
+	int64_t *flat; /* per node flat, flat_div; NULL: not wanted */
 	int err;
 };
 
@@ -189,13 +193,21 @@ static void *edge_pass_run(void *arg)
 				residual = false;
 			}
 		}
+		/* As accumulation: flat on the last kept frame, unless dropped
+		 * frames follow it. */
+		if (ep->flat && parent != PP_NONE && !residual) {
+			ep->flat[2 * (size_t)parent] += w;
+			ep->flat[2 * (size_t)parent + 1] += dw;
+		}
 	}
 	return NULL;
 }
 
 #define PARALLEL_MIN_SAMPLES 200000
 
-int pp_graph__inline_edges(struct pp_graph *g, const bool *kept)
+/* The pass: edges into the kept nodes that may be inlined, or (all) into
+ * every kept node, and then the kept nodes' flat too. */
+static int edge_pass(struct pp_graph *g, const bool *kept, bool all)
 {
 	const struct pp_profile *p = g->prof;
 	struct edge_pass ep[2];
@@ -217,9 +229,9 @@ int pp_graph__inline_edges(struct pp_graph *g, const bool *kept)
 		return pp_error(g->ctx, PP_ENOMEM, "out of memory");
 	}
 	for (uint32_t n = 0; n < g->nnodes; n++)
-		role[n] = !kept[n]                   ? NODE_DROPPED
-		          : g->nodes[n].maybe_inline ? NODE_TARGET
-		                                     : NODE_KEPT;
+		role[n] = !kept[n]                          ? NODE_DROPPED
+		          : all || g->nodes[n].maybe_inline ? NODE_TARGET
+		                                            : NODE_KEPT;
 	for (uint32_t l = 0; l < p->nlocations; l++) {
 		uint32_t first = g->loc_node_first[l];
 		uint32_t cnt = g->loc_node_first[l + 1] - first;
@@ -241,6 +253,16 @@ int pp_graph__inline_edges(struct pp_graph *g, const bool *kept)
 			goto done;
 		}
 		memset(ep[i].inner, 0xff, nln * sizeof(uint32_t));
+		if (all) {
+			ep[i].flat = pp_calloc(
+			        g->ctx, 2 * (size_t)(g->nnodes ? g->nnodes : 1),
+			        sizeof(int64_t));
+			if (!ep[i].flat) {
+				err = pp_error(g->ctx, PP_ENOMEM,
+				               "out of memory");
+				goto done;
+			}
+		}
 		ep[i].g = g;
 		ep[i].role = role;
 		ep[i].one = one;
@@ -272,8 +294,25 @@ int pp_graph__inline_edges(struct pp_graph *g, const bool *kept)
 			                           le->residual, le->is_inline);
 		}
 	}
+	if (all && err >= 0) {
+		/* A kept node's cum is the same whatever else is kept. */
+		for (uint32_t n = 0; n < g->nnodes; n++) {
+			struct pp_node *node = &g->nodes[n];
+
+			node->flat = ep[0].flat[2 * (size_t)n];
+			node->flat_div = ep[0].flat[2 * (size_t)n + 1];
+			if (nparts == 2) {
+				node->flat += ep[1].flat[2 * (size_t)n];
+				node->flat_div += ep[1].flat[2 * (size_t)n + 1];
+			}
+			if (!kept[n])
+				node->cum = node->cum_div = 0;
+			node->in_inline = node->in_call = false;
+		}
+	}
 done:
 	for (int i = 0; i < 2; i++) {
+		pp_free(g->ctx, ep[i].flat);
 		pp_free(g->ctx, ep[i].edges);
 		pp_free(g->ctx, ep[i].slots);
 		pp_free(g->ctx, ep[i].inner);
@@ -282,4 +321,14 @@ done:
 	pp_free(g->ctx, role);
 	pp_free(g->ctx, one);
 	return err;
+}
+
+int pp_graph__inline_edges(struct pp_graph *g, const bool *kept)
+{
+	return edge_pass(g, kept, false);
+}
+
+int pp_graph_accumulate_kept(struct pp_graph *g, const bool *kept)
+{
+	return edge_pass(g, kept, true);
 }

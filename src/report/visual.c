@@ -199,14 +199,19 @@ static int add_tags(struct pp_report *r, uint32_t s, uint32_t n, int64_t w,
 	return 0;
 }
 
-/* The label tags of the kept nodes, walking each sample as accumulation
- * does: cum once per node and sample, flat on the last kept frame unless
- * dropped frames follow it. */
-static int accumulate_tags(struct pp_report *r, const bool *kept)
+/* The label tags of the wanted nodes (NULL: every kept node), as
+ * accumulation counts: cum once per node and sample, flat on the last kept
+ * frame unless dropped frames follow it. Only the nodes the cut may keep
+ * are wanted, a few dozen: frames of other locations are passed over with
+ * one byte load, and tags are looked up only for wanted nodes. */
+static int accumulate_tags(struct pp_report *r, const bool *kept,
+                           const bool *wanted)
 {
 	struct pp_visual_tags *vt = r->tags;
 	const struct pp_graph *g = r->graph;
 	const struct pp_profile *p = r->prof;
+	const uint32_t *lnf = g->loc_node_first, *ln = g->loc_nodes;
+	unsigned char *loc_wanted = NULL;
 	uint32_t *seen = NULL, stamp = 0;
 	int err = 0;
 
@@ -214,48 +219,58 @@ static int accumulate_tags(struct pp_report *r, const bool *kept)
 	if (vt->nslots)
 		memset(vt->slots, 0, (size_t)vt->nslots * sizeof(*vt->slots));
 	seen = pp_calloc(r->ctx, g->nnodes ? g->nnodes : 1, sizeof(*seen));
-	if (!seen)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	loc_wanted = pp_malloc(r->ctx, p->nlocations ? p->nlocations : 1);
+	if (!seen || !loc_wanted) {
+		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	/* Most frames have no wanted node: one byte says so. */
+	for (uint32_t l = 0; l < p->nlocations; l++) {
+		loc_wanted[l] = 0;
+		for (uint32_t k = lnf[l]; k < lnf[l + 1]; k++)
+			loc_wanted[l] |= (!kept || kept[ln[k]]) &&
+			                 (!wanted || wanted[ln[k]]);
+	}
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *vals = pp_profile_sample_values(p, s);
 		const uint32_t *locs = p->sample_locs + smp->loc_first;
 		int64_t w = vals[r->sample_index];
 		int64_t dw = r->opts.mean ? vals[0] : 0;
-		uint32_t parent = PP_NONE;
-		bool residual = false;
+		uint32_t leaf;
 
 		if ((vt->sample_label[s] == 0 && smp->label_count == 0) ||
-		    (w == 0 && dw == 0))
+		    (w == 0 && dw == 0) || smp->loc_count == 0)
 			continue;
 		stamp++;
+		/* Callers first, each location's outermost line first: the
+		 * order accumulation walks, which is the tags' order. */
 		for (uint32_t i = smp->loc_count; i-- > 0;) {
 			uint32_t l = locs[i];
 
-			for (uint32_t k = g->loc_node_first[l + 1];
-			     k-- > g->loc_node_first[l];) {
-				uint32_t n = g->loc_nodes[k];
+			if (!loc_wanted[l])
+				continue;
+			for (uint32_t k = lnf[l + 1]; k-- > lnf[l];) {
+				uint32_t n = ln[k];
 
-				if (kept && !kept[n]) {
-					residual = true;
+				if ((kept && !kept[n]) ||
+				    (wanted && !wanted[n]) || seen[n] == stamp)
 					continue;
-				}
-				if (seen[n] != stamp) {
-					seen[n] = stamp;
-					if ((err = add_tags(r, s, n, w, dw,
-					                    false)) < 0)
-						goto done;
-				}
-				parent = n;
-				residual = false;
+				seen[n] = stamp;
+				if ((err = add_tags(r, s, n, w, dw, false)) < 0)
+					goto done;
 			}
 		}
-		if (parent != PP_NONE && !residual &&
-		    (err = add_tags(r, s, parent, w, dw, true)) < 0)
+		/* The flat goes to the last kept frame unless dropped frames
+		 * follow it: to the leaf, when the leaf is kept. */
+		leaf = ln[lnf[locs[0]]];
+		if ((!kept || kept[leaf]) && (!wanted || wanted[leaf]) &&
+		    (err = add_tags(r, s, leaf, w, dw, true)) < 0)
 			goto done;
 	}
 done:
 	pp_free(r->ctx, seen);
+	pp_free(r->ctx, loc_wanted);
 	return err;
 }
 
@@ -271,52 +286,6 @@ static void trim_tags(struct pp_report *r, int64_t cutoff)
 }
 
 /* ---- entropy order ------------------------------------------------------- */
-
-static double edge_entropy(const struct pp_graph *g, uint32_t n, bool in,
-                           int64_t self)
-{
-	double score = 0;
-	int64_t total = self;
-
-	for (uint32_t e = 0; e < g->nedges; e++) {
-		const struct pp_edge *ed = &g->edges[e];
-
-		if ((in ? ed->dst : ed->src) == n && ed->weight > 0)
-			total += pp_go_abs64(ed->weight);
-	}
-	if (total == 0)
-		return 0;
-	for (uint32_t e = 0; e < g->nedges; e++) {
-		const struct pp_edge *ed = &g->edges[e];
-
-		if ((in ? ed->dst : ed->src) == n) {
-			double frac =
-			        (double)pp_go_abs64(ed->weight) / (double)total;
-
-			score += -frac * log2(frac);
-		}
-	}
-	if (self > 0) {
-		double frac = (double)pp_go_abs64(self) / (double)total;
-
-		score += -frac * log2(frac);
-	}
-	return score;
-}
-
-struct degree {
-	uint32_t in, out;
-};
-
-/* Go's int64(score*float64(cum)) + flat on amd64, without C's undefined
- * behaviour: a NaN or out-of-range float (a diff's negative weights give
- * log2 of a negative fraction) converts to the minimum int64, and the sum
- * wraps. */
-static int64_t go_score(double s, int64_t cum, int64_t flat)
-{
-	return (int64_t)((uint64_t)pp_go_int64(s * (double)cum) +
-	                 (uint64_t)flat);
-}
 
 /* pprof's order of nodes by entropy score, then name, then flat, then
  * the rest of their information: > 0 when b goes before a. */
@@ -338,31 +307,18 @@ static int entropy_sort(struct pp_report *r)
 {
 	const struct pp_graph *g = r->graph;
 	int64_t *score = NULL;
-	struct degree *deg = NULL;
 	uint32_t *tmp = NULL;
 	int err = 0;
 
 	score = pp_calloc(r->ctx, g->nnodes ? g->nnodes : 1, sizeof(*score));
-	deg = pp_calloc(r->ctx, g->nnodes ? g->nnodes : 1, sizeof(*deg));
 	tmp = pp_malloc(r->ctx, (r->norder ? r->norder : 1) * sizeof(*tmp));
-	if (!score || !deg || !tmp) {
+	if (!score || !tmp) {
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (uint32_t e = 0; e < g->nedges; e++) {
-		deg[g->edges[e].src].out++;
-		deg[g->edges[e].dst].in++;
-	}
-	for (uint32_t i = 0; i < r->norder; i++) {
-		uint32_t n = r->order[i];
-		const struct pp_node *node = &g->nodes[n];
-		double s = 0;
-
-		s += deg[n].in == 0 ? 1 : edge_entropy(g, n, true, 0);
-		s += deg[n].out == 0 ? 1
-		                     : edge_entropy(g, n, false, node->flat);
-		score[n] = go_score(s, node->cum, node->flat);
-	}
+	if ((err = pp_graph_entropy_scores(g, r->order, r->norder, score,
+	                                   NULL)) < 0)
+		goto done;
 	/* Insertion into a merge of sorted runs would be faster; graphs
 	 * here have at most a few thousand nodes after the cut. */
 	for (size_t width = 1; width < r->norder; width *= 2) {
@@ -390,7 +346,6 @@ static int entropy_sort(struct pp_report *r)
 	}
 done:
 	pp_free(r->ctx, score);
-	pp_free(r->ctx, deg);
 	pp_free(r->ctx, tmp);
 	return err;
 }
@@ -419,7 +374,9 @@ static int rebuild(struct pp_report *r, const bool *kept)
 {
 	int err;
 
-	if ((err = pp_graph_accumulate(r->graph, kept, PP_EDGES_ALL)) < 0)
+	if ((err = kept ? pp_graph_accumulate_kept(r->graph, kept)
+	                : pp_graph_accumulate(r->graph, NULL, PP_EDGES_ALL)) <
+	    0)
 		return err;
 	pp_free(r->ctx, r->edge_dead);
 	r->edge_dead =
@@ -427,8 +384,6 @@ static int rebuild(struct pp_report *r, const bool *kept)
 	                  sizeof(*r->edge_dead));
 	if (!r->edge_dead)
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	if ((err = accumulate_tags(r, kept)) < 0)
-		return err;
 	collect_nodes(r);
 	return 0;
 }
@@ -553,6 +508,19 @@ done:
 	return err;
 }
 
+/* *out: the first n nodes of r->order (all when fewer). */
+static int want_first(struct pp_report *r, uint32_t n, bool **out)
+{
+	const struct pp_graph *g = r->graph;
+
+	*out = pp_calloc(r->ctx, g->nnodes ? g->nnodes : 1, sizeof(**out));
+	if (!*out)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < r->norder && i < n; i++)
+		(*out)[r->order[i]] = true;
+	return 0;
+}
+
 int pp_report__visual_graph(struct pp_report *r)
 {
 	struct pp_report__cache_key key = pp_report__cache_key(r, true);
@@ -562,6 +530,8 @@ int pp_report__visual_graph(struct pp_report *r)
 	int nodecount = r->opts.nodecount;
 	double nodefraction = r->opts.nodefraction;
 	double edgefraction = r->opts.edgefraction;
+	const bool *cut = NULL; /* the nodes over the node cutoff */
+	bool *wanted = NULL;
 	int err;
 
 	if (pp_report__cache_hit(r, &key))
@@ -583,13 +553,15 @@ int pp_report__visual_graph(struct pp_report *r)
 		return err;
 	r->tags->bytes_key = pp_strtab_find(r->prof->strings, "bytes", 5);
 
-	pp_report__graph_opts(r, PP_EDGES_ALL, &go);
+	/* Values first, without edges (the fast pass): the node cut needs
+	 * only them, and the edges of every node would be thrown away by
+	 * it. Dropping nodes never changes the values of the nodes kept. */
+	pp_report__graph_opts(r, PP_EDGES_NONE, &go);
 	if ((err = pp_report__graph(r, &go)) < 0 ||
 	    (err = pp_report__size_order(r)) < 0)
 		return err;
 	g = r->graph;
-	if ((err = rebuild(r, NULL)) < 0)
-		return err;
+	collect_nodes(r);
 	pp_report__cutoffs(r, nodefraction, edgefraction, &node_cutoff,
 	                   &edge_cutoff);
 	r->dropped_nodes = 0;
@@ -600,16 +572,22 @@ int pp_report__visual_graph(struct pp_report *r)
 
 		if (nkept != r->norder) {
 			r->dropped_nodes = r->norder - nkept;
-			if ((err = rebuild(r, r->kept)) < 0)
-				return err;
+			cut = r->kept;
 		}
 	}
+	if ((err = rebuild(r, cut)) < 0)
+		return err;
 	r->orig_count = r->norder;
 	if ((err = entropy_sort(r)) < 0)
 		return err;
 	if (nodecount > 0) {
 		uint32_t count = 0, keep = (uint32_t)nodecount;
 
+		/* The count below reads the tags of at most nodecount nodes,
+		 * the first in entropy order. */
+		if ((err = want_first(r, (uint32_t)nodecount, &wanted)) < 0 ||
+		    (err = accumulate_tags(r, cut, wanted)) < 0)
+			goto done;
 		trim_tags(r, node_cutoff);
 		trim_edges(r, edge_cutoff);
 		/* Nodelets take room in the picture: count them as nodes. */
@@ -628,16 +606,22 @@ int pp_report__visual_graph(struct pp_report *r)
 			for (uint32_t i = 0; i < keep; i++)
 				r->kept[r->order[i]] = true;
 			if ((err = rebuild(r, r->kept)) < 0 ||
-			    (err = entropy_sort(r)) < 0)
-				return err;
+			    (err = entropy_sort(r)) < 0 ||
+			    (err = accumulate_tags(r, r->kept, NULL)) < 0)
+				goto done;
 		}
+	} else if ((err = accumulate_tags(r, cut, NULL)) < 0) {
+		goto done;
 	}
 	trim_tags(r, node_cutoff);
 	r->dropped_edges = trim_edges(r, edge_cutoff);
 	if ((err = remove_redundant_edges(r)) < 0)
-		return err;
+		goto done;
 	pp_report__select_output_unit(r);
-	return pp_report__cache_store(r, &key);
+	err = pp_report__cache_store(r, &key);
+done:
+	pp_free(r->ctx, wanted);
+	return err;
 }
 
 void pp_report__visual_release(struct pp_report *r)
