@@ -151,6 +151,15 @@ const struct pp_setting pp_settings[] = {
 
 const size_t pp_nsettings = sizeof(pp_settings) / sizeof(pp_settings[0]);
 
+const char *pp_setting_sample_type(const struct pp_setting *s)
+{
+	if (s->kind != PP_SET_ALIAS_SAMPLE_INDEX || s->alias_value < 0 ||
+	    (size_t)s->alias_value >=
+	            sizeof(legacy_samples) / sizeof(legacy_samples[0]))
+		return NULL;
+	return legacy_samples[s->alias_value].type;
+}
+
 void pp_cli_config_init(struct pp_cli_config *c)
 {
 	struct pp_report_opts defaults = PP_REPORT_OPTS_INIT;

@@ -95,6 +95,10 @@ void pp_cli_config_release(struct pp_cli_config *c);
 /* Find a setting by name; NULL if unknown. */
 const struct pp_setting *pp_setting_find(const char *name);
 
+/* The sample type a legacy flag (-alloc_space, -total_delay, ...) stands
+ * for; NULL for every other setting. */
+const char *pp_setting_sample_type(const struct pp_setting *s);
+
 /* True if the setting takes no value (a bare -name sets it). */
 bool pp_setting_is_flag(const struct pp_setting *s);
 
