@@ -29,7 +29,7 @@ cd "$TMP" || exit 1
 expect "peek" pe
 expect "pdf peek png proto" p
 expect "-sample_index=" -sam
-expect "-nodecount= -nodefraction= -noinlines -normalize" -no
+expect "-nodecount= -nodefraction=" -node
 expect "-sample_index=alloc_objects -sample_index=alloc_space" -sample_index=alloc
 expect "lines" -granularity = li
 expect "alloc_objects alloc_space" -sample_index = alloc
