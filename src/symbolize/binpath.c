@@ -18,6 +18,9 @@
 struct search {
 	struct pp_symbolizer *s;
 	const char *build_id;
+	/* The build id as a path element: only a hex one ("" otherwise), so
+	 * a hostile "../../x" never walks out of a search directory. */
+	const char *lookup_id;
 	char first_problem[700];
 	struct pp_symfile *found;
 };
@@ -74,10 +77,10 @@ static bool try_build_id_layout(struct search *q, const char *dir, size_t dlen)
 {
 	char rest[160];
 
-	if (strlen(q->build_id) < 3)
+	if (strlen(q->lookup_id) < 3)
 		return false;
-	snprintf(rest, sizeof(rest), ".build-id/%.2s/%s.debug", q->build_id,
-	         q->build_id + 2);
+	snprintf(rest, sizeof(rest), ".build-id/%.2s/%s.debug", q->lookup_id,
+	         q->lookup_id + 2);
 	return try_join(q, dir, dlen, rest, NULL, NULL);
 }
 
@@ -92,13 +95,13 @@ static bool each_dir(struct search *q, const char *list, const char *file,
 		size_t dlen = colon ? (size_t)(colon - list) : strlen(list);
 
 		if (dlen > 0) {
-			if (q->build_id[0] && pprof_layouts &&
-			    ((base[0] && try_join(q, list, dlen, q->build_id,
+			if (q->lookup_id[0] && pprof_layouts &&
+			    ((base[0] && try_join(q, list, dlen, q->lookup_id,
 			                          "/", base)) ||
 			     (file[0] &&
-			      try_join(q, list, dlen, file, "/", q->build_id))))
+			      try_join(q, list, dlen, file, "/", q->lookup_id))))
 				return true;
-			if (q->build_id[0] &&
+			if (q->lookup_id[0] &&
 			    try_build_id_layout(q, list, dlen))
 				return true;
 			if (pprof_layouts && file[0] &&
@@ -111,6 +114,17 @@ static bool each_dir(struct search *q, const char *list, const char *file,
 	return false;
 }
 
+static bool is_hex(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') ||
+		      (*s >= 'A' && *s <= 'F')))
+			return false;
+	return true;
+}
+
 struct pp_symfile *pp_symbolize__find(struct pp_symbolizer *s, const char *file,
                                       const char *build_id, bool is_main)
 {
@@ -121,6 +135,7 @@ struct pp_symfile *pp_symbolize__find(struct pp_symbolizer *s, const char *file,
 	memset(&q, 0, sizeof(q));
 	q.s = s;
 	q.build_id = build_id ? build_id : "";
+	q.lookup_id = is_hex(q.build_id) ? q.build_id : "";
 	file = file ? file : "";
 	s->why[0] = '\0';
 	done = (is_main && o->executable && try_path(&q, o->executable)) ||

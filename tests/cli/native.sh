@@ -190,6 +190,21 @@ expect_status 0 "build-id mismatch"
 [ "$(grep -c "mapping /work/main/testdata/native/cprog-pie: $N/cprog-pie: build-id mismatch (profile 0123456789abcdef, file ed20ae57f2de60de787317da4036653335205a09)" "$TMP/err")" = 1 ] && ok ||
 	bad "build-id mismatch: $(cat "$TMP/err")"
 grep -q '\[cprog-pie\]$' "$TMP/out" && ok || bad "build-id mismatch: the main binary must not be used"
+# Only a hex build id is a path element: a hostile "../outside/aaaaa"
+# (the same profile, its build id's bytes swapped in place) never leads
+# PPROF_BINARY_PATH's BUILDID/BASENAME layout out of its directory.
+run -proto -symbolize=none -output="$TMP/bid.pb.gz" "$TMP/bid.heap"
+python3 -c 'import gzip, sys
+d = gzip.decompress(open(sys.argv[1], "rb").read())
+assert d.count(b"0123456789abcdef") == 1
+open(sys.argv[2], "wb").write(d.replace(b"0123456789abcdef", b"../outside/aaaaa"))' \
+	"$TMP/bid.pb.gz" "$TMP/hostile-bid.pb" || bad "hostile build-id profile not made"
+mkdir -p "$TMP/bp/.build-id" "$TMP/outside/aaaaa"
+cp "$N/cprog-pie" "$TMP/outside/aaaaa/cprog-pie"
+PPROF_BINARY_PATH="$TMP/bp" run top "$TMP/hostile-bid.pb"
+expect_status 0 "hostile build-id"
+if grep -q "bp/\.\./outside" "$TMP/err"; then bad "hostile build-id: a path outside was tried: $(cat "$TMP/err")"; else ok; fi
+grep -q '\[cprog-pie\]$' "$TMP/out" && ok || bad "hostile build-id: the binary outside must not be used"
 # -symbolize=none leaves everything as read.
 run top -symbolize=none "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
 expect_status 0 "-symbolize=none"
