@@ -49,13 +49,16 @@ struct pp_report_opts {
 	 * Borrowed; NULL / 0: none. */
 	const char *const *active_filters;
 	size_t nactive_filters;
+	/* list: the largest source file read, in bytes; 0: 64 MiB. Only
+	 * regular files are read (never /dev/zero or a FIFO). */
+	uint64_t max_source_size;
 };
 
 #define PP_REPORT_OPTS_INIT                                                \
 	{                                                                  \
 		NULL, false, PP_GRAN_FUNCTIONS, false, false, -1, 0.005,   \
 		        0.001, NULL, 1.0, true, false, false, false, NULL, \
-		        NULL, NULL, NULL, 0                                \
+		        NULL, NULL, NULL, 0, 0                             \
 	}
 
 /* The reports, for front ends that run them by kind (pp_report_run,

@@ -82,5 +82,15 @@ size_t pp_source_trim_path(const char *path, const char *trim_path,
 int pp_source_read_text(struct pp_ctx *ctx, const char *path,
                         const char *search_path, const char *trim_path,
                         struct pp_bytes *out);
+/*
+ * pp_source_read_text reading at most max_size bytes (0: the default,
+ * PP_DEFAULT_MAX_SOURCE_SIZE). A file found that is not a regular file, or
+ * is larger, is an error naming it (PP_EIO): the search stops there, as
+ * pprof stops at the first file it can open.
+ */
+#define PP_DEFAULT_MAX_SOURCE_SIZE ((uint64_t)64 << 20)
+int pp_source_read_text_max(struct pp_ctx *ctx, const char *path,
+                            const char *search_path, const char *trim_path,
+                            uint64_t max_size, struct pp_bytes *out);
 
 #endif

@@ -72,6 +72,8 @@ const struct pp_setting pp_settings[] = {
          "list: look for source files under DIRS (':'-separated; cwd)", false},
         {"trim_path", PP_SET_STRING, OFF(trim_path), 0, "PREFIXES",
          "list: cut PREFIXES (':'-separated) off source file names", false},
+        {"max_source_size", PP_SET_SIZE, OFF(report.max_source_size), 0,
+         "BYTES", "list: read source files up to BYTES (64M); k/M/G ok", false},
         {"focus", PP_SET_STRING, OFF(focus), 0, "REGEX",
          "only samples with a frame matching REGEX (function or file)", false},
         {"ignore", PP_SET_STRING, OFF(ignore), 0, "REGEX",

@@ -103,8 +103,9 @@ static int get_file(struct lister *l, pp_str name, const char *path,
 	memset(f, 0, sizeof(*f));
 	l->file_slot[name] = (uint32_t)++l->nfiles;
 	f->loaded = true;
-	err = pp_source_read_text(r->ctx, path, r->opts.source_path,
-	                          r->opts.trim_path, &f->text);
+	err = pp_source_read_text_max(r->ctx, path, r->opts.source_path,
+	                              r->opts.trim_path,
+	                              r->opts.max_source_size, &f->text);
 	if (err == PP_ENOMEM || err == PP_ELIMIT)
 		return err;
 	if (err < 0) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pprof/source.h"
@@ -69,12 +70,16 @@ size_t pp_source_trim_path(const char *path, const char *trim_path,
 	return 0;
 }
 
-/* Read dir/rel if it is there; 1 if read, 0 if not, <0 on error. */
+/* Read dir/rel if it is there; 1 if read, 0 if not, <0 on error. Only a
+ * regular file up to max bytes is read: a profile naming /dev/zero, a FIFO
+ * or a huge file must not make list read forever. */
 static int try_read(struct pp_ctx *ctx, const char *dir, size_t dirlen,
-                    const char *rel, struct pp_bytes *out)
+                    const char *rel, uint64_t max, struct pp_bytes *out)
 {
 	char joined[2 * PATH_MAX + 2], clean[2 * PATH_MAX + 4];
-	int err;
+	uint64_t saved = ctx->max_size;
+	struct stat st;
+	int err = 0;
 
 	if (dirlen + strlen(rel) + 2 > sizeof(joined))
 		return 0;
@@ -82,10 +87,23 @@ static int try_read(struct pp_ctx *ctx, const char *dir, size_t dirlen,
 	joined[dirlen] = '/';
 	memcpy(joined + dirlen + 1, rel, strlen(rel) + 1);
 	pp_path_clean(joined, clean);
-	if (access(clean, R_OK) != 0)
+	if (access(clean, R_OK) != 0 || stat(clean, &st) != 0 ||
+	    S_ISDIR(st.st_mode))
 		return 0;
-	err = pp_source_read_file(ctx, clean, out);
-	if (err == PP_ENOMEM || err == PP_ELIMIT)
+	if (!S_ISREG(st.st_mode))
+		return pp_error(ctx, PP_EIO, "%s: not a regular file", clean);
+	if ((uint64_t)st.st_size <= max) {
+		/* The file may grow while it is read: the cap holds then. */
+		ctx->max_size = max;
+		err = pp_source_read_file(ctx, clean, out);
+		ctx->max_size = saved;
+	}
+	if ((uint64_t)st.st_size > max || err == PP_ELIMIT)
+		return pp_error(ctx, PP_EIO,
+		                "%s: source file is larger than the %llu-byte "
+		                "limit (-max_source_size)",
+		                clean, (unsigned long long)max);
+	if (err == PP_ENOMEM)
 		return err;
 	ctx->message[0] = '\0';
 	return err < 0 ? 0 : 1;
@@ -93,7 +111,7 @@ static int try_read(struct pp_ctx *ctx, const char *dir, size_t dirlen,
 
 /* Under dir and each of its parents, as pprof searches. */
 static int search_up(struct pp_ctx *ctx, const char *dir, size_t len,
-                     const char *rel, struct pp_bytes *out)
+                     const char *rel, uint64_t max, struct pp_bytes *out)
 {
 	char d[PATH_MAX + 2], parent[PATH_MAX + 2];
 	int r;
@@ -105,7 +123,7 @@ static int search_up(struct pp_ctx *ctx, const char *dir, size_t len,
 	for (;;) {
 		char *slash;
 
-		if ((r = try_read(ctx, d, strlen(d), rel, out)) != 0)
+		if ((r = try_read(ctx, d, strlen(d), rel, max, out)) != 0)
 			return r;
 		/* filepath.Dir: drop the last element, clean the rest. */
 		pp_path_clean(d, parent);
@@ -124,7 +142,8 @@ static int search_up(struct pp_ctx *ctx, const char *dir, size_t len,
 }
 
 /* The places Go keeps sources that pprof 1.19 does not look at. */
-static int search_go(struct pp_ctx *ctx, const char *rel, struct pp_bytes *out)
+static int search_go(struct pp_ctx *ctx, const char *rel, uint64_t max,
+                     struct pp_bytes *out)
 {
 	const char *goroot = getenv("GOROOT"), *modcache = getenv("GOMODCACHE");
 	const char *gopath = getenv("GOPATH");
@@ -133,7 +152,7 @@ static int search_go(struct pp_ctx *ctx, const char *rel, struct pp_bytes *out)
 
 	if (goroot && goroot[0]) {
 		snprintf(dir, sizeof(dir), "%s/src", goroot);
-		if ((r = try_read(ctx, dir, strlen(dir), rel, out)) != 0)
+		if ((r = try_read(ctx, dir, strlen(dir), rel, max, out)) != 0)
 			return r;
 	}
 	if (!strchr(rel, '@'))
@@ -145,12 +164,20 @@ static int search_go(struct pp_ctx *ctx, const char *rel, struct pp_bytes *out)
 		         (int)strcspn(gopath, ":"), gopath);
 	else
 		return 0;
-	return try_read(ctx, dir, strlen(dir), rel, out);
+	return try_read(ctx, dir, strlen(dir), rel, max, out);
 }
 
 int pp_source_read_text(struct pp_ctx *ctx, const char *path,
                         const char *search_path, const char *trim_path,
                         struct pp_bytes *out)
+{
+	return pp_source_read_text_max(ctx, path, search_path, trim_path, 0,
+	                               out);
+}
+
+int pp_source_read_text_max(struct pp_ctx *ctx, const char *path,
+                            const char *search_path, const char *trim_path,
+                            uint64_t max, struct pp_bytes *out)
 {
 	char cwd[PATH_MAX];
 	const char *rel, *el;
@@ -159,6 +186,8 @@ int pp_source_read_text(struct pp_ctx *ctx, const char *path,
 
 	out->data = NULL;
 	out->len = 0;
+	if (!max)
+		max = PP_DEFAULT_MAX_SOURCE_SIZE;
 	if (!search_path || !search_path[0]) {
 		if (!getcwd(cwd, sizeof(cwd)))
 			return pp_error(ctx, PP_EIO,
@@ -169,15 +198,15 @@ int pp_source_read_text(struct pp_ctx *ctx, const char *path,
 	if (rel[0] == '/') {
 		/* pprof opens an absolute path as it is and reports the
 		 * system's error in Go's words. */
-		if ((r = try_read(ctx, "", 0, rel + 1, out)) != 0)
+		if ((r = try_read(ctx, "", 0, rel + 1, max, out)) != 0)
 			return r < 0 ? r : 0;
 		return pp_error(ctx, PP_ENOTFOUND,
 		                "open %s: no such file or directory", rel);
 	} else {
 		while (next_elem(search_path, &pos, &el, &len))
-			if ((r = search_up(ctx, el, len, rel, out)) != 0)
+			if ((r = search_up(ctx, el, len, rel, max, out)) != 0)
 				return r < 0 ? r : 0;
-		if ((r = search_go(ctx, rel, out)) != 0)
+		if ((r = search_go(ctx, rel, max, out)) != 0)
 			return r < 0 ? r : 0;
 	}
 	return pp_error(ctx, PP_ENOTFOUND, "could not find file %s on path %s",

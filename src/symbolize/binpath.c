@@ -98,8 +98,8 @@ static bool each_dir(struct search *q, const char *list, const char *file,
 			if (q->lookup_id[0] && pprof_layouts &&
 			    ((base[0] && try_join(q, list, dlen, q->lookup_id,
 			                          "/", base)) ||
-			     (file[0] &&
-			      try_join(q, list, dlen, file, "/", q->lookup_id))))
+			     (file[0] && try_join(q, list, dlen, file, "/",
+			                          q->lookup_id))))
 				return true;
 			if (q->lookup_id[0] &&
 			    try_build_id_layout(q, list, dlen))
