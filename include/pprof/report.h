@@ -220,6 +220,13 @@ int pp_report_top_json(struct pp_report *r, FILE *out);
  * (name, value, share of the node's cum), what `tree` and `peek` print. */
 int pp_report_tree_json(struct pp_report *r, const char *symbol, FILE *out);
 
+/* traces as JSON: each sample's value, label lines (as traces prints
+ * them) and frames, leaf first, each marked inline or not. */
+int pp_report_traces_json(struct pp_report *r, FILE *out);
+
+/* tags as JSON: each label key with its total and its values' shares. */
+int pp_report_tags_json(struct pp_report *r, FILE *out);
+
 struct pp_flame_json_opts {
 	uint32_t root;    /* 0: the whole tree; else a node id from a
 	                     previous answer (stable while the options are) */
@@ -235,6 +242,18 @@ struct pp_flame_json_opts {
  */
 int pp_report_flame_json(struct pp_report *r,
                          const struct pp_flame_json_opts *opts, FILE *out);
+
+/*
+ * The flame graph pivoted on the function named pivot (a frame's display
+ * name): with callers, the tree of its callers (pivot at the root, each
+ * path from its outermost occurrences up to the stack's root, reversed);
+ * else the tree of its callees (its subtrees merged). Values count each
+ * sample once, at its outermost occurrence. The same JSON as
+ * pp_report_flame_json, plus "pivot" and "side". PP_ENOTFOUND when no
+ * frame has that name.
+ */
+int pp_report_pivot_json(struct pp_report *r, const char *pivot, bool callers,
+                         double min_share, FILE *out);
 
 /* ---- check: a gate for CI ---------------------------------------------- */
 

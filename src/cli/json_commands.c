@@ -30,12 +30,25 @@ static int flame_json(struct pp_report *r, const char *arg, FILE *out)
 	return pp_report_flame_json(r, &o, out);
 }
 
+static int traces_json(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_traces_json(r, out);
+}
+
+static int tags_json(struct pp_report *r, const char *arg, FILE *out)
+{
+	(void)arg;
+	return pp_report_tags_json(r, out);
+}
+
 static const struct {
 	const char *command;
 	pp_command_run_fn run;
 } json_runs[] = {
         {"top", top_json},   {"text", top_json},    {"tree", tree_json},
-        {"peek", peek_json}, {"flame", flame_json},
+        {"peek", peek_json}, {"flame", flame_json}, {"traces", traces_json},
+        {"tags", tags_json},
 };
 
 pp_command_run_fn pp_command_json_run(const struct pp_command *c)

@@ -88,8 +88,8 @@ int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 
 	if (cfg->json && !(run = pp_command_json_run(cmd)))
 		return pp_error(ctx, PP_EUSAGE,
-		                "-json: %s has no JSON form (top, tree, peek, "
-		                "flame have)",
+		                "-json: %s has no JSON form (top, tree, "
+		                "peek, traces, tags, flame have)",
 		                cmd->name);
 	pp_cli_view_opts(cfg, &view);
 	/* The CLI's own printers (html, -json) run on the session's report. */

@@ -134,7 +134,7 @@ const struct pp_setting pp_settings[] = {
         {"no_browser", PP_SET_BOOL, OFF(no_browser), 0, NULL,
          "-http: do not open a browser", false},
         {"json", PP_SET_BOOL, OFF(json), 0, NULL,
-         "top, tree, peek, flame: print the web UI's JSON instead", false},
+         "top, tree, peek, traces, tags, flame: print JSON instead", false},
         {"total_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 0, NULL,
          "sample_index=delay (pprof's legacy flag)", false},
         {"mean_delay", PP_SET_ALIAS_SAMPLE_INDEX, OFF(legacy_samples), 1, NULL,

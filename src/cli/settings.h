@@ -49,7 +49,8 @@ struct pp_cli_config {
 	 * and -no_browser: do not open a browser on it. */
 	char *http;
 	bool no_browser;
-	/* -json: top, tree, peek and flame print JSON (docs/web-api.md). */
+	/* -json: top, tree, peek, traces, tags and flame print JSON
+	 * (docs/web-api.md). */
 	bool json;
 };
 

@@ -152,6 +152,8 @@ void pp_report__put_json(FILE *out, const char *s);
 /* The fields every JSON report starts with (sample types, total) and the
  * header lines, after the report's graph is built (json.c). */
 int pp_report__put_json_common(struct pp_report *r, FILE *out);
+/* Only the fields (sample types, total), no header lines. */
+void pp_report__put_json_head(const struct pp_report *r, FILE *out);
 /* The inline CSS and script of flame graphs (flame_script.c), as lines
  * ending in NULL (one long literal would pass C's portable limit). */
 extern const char *const pp_report__flame_style[];

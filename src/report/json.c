@@ -154,6 +154,11 @@ static void put_common(const struct pp_report *r, FILE *out)
 	put_value(r, out, r->total);
 }
 
+void pp_report__put_json_head(const struct pp_report *r, FILE *out)
+{
+	put_common(r, out);
+}
+
 int pp_report__put_json_common(struct pp_report *r, FILE *out)
 {
 	put_common(r, out);
@@ -202,6 +207,18 @@ int pp_report_top_json(struct pp_report *r, FILE *out)
 	}
 	fputs("]}\n", out);
 	return ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;
+}
+
+/* A flame graph's values are labelled as `pprof-c flame` labels them: each
+ * in its own best unit ("auto") unless -unit names one. */
+static void put_flame_value(const struct pp_report *r, FILE *out, int64_t v)
+{
+	const char *unit =
+	        strcmp(r->opts.unit, "minimum") == 0 ? "auto" : r->opts.unit;
+	char buf[64];
+
+	pp_scaled_label(v, r->sample_unit, unit, buf, sizeof(buf));
+	pp_report_put_json_string(out, buf);
 }
 
 /* A frame's width in a flame graph: the new profile's value in a diff
@@ -288,13 +305,13 @@ int pp_report_flame_json(struct pp_report *r,
 		fprintf(out, "%s\n[%u,%u,%u,%lld,%lld,", first ? "" : ",", i,
 		        n->depth - t->nodes[root].depth, name_ix[frame] - 1,
 		        (long long)v, (long long)n->self);
-		put_value(r, out, v);
+		put_flame_value(r, out, v);
 		fputc(',', out);
-		put_value(r, out, n->self);
+		put_flame_value(r, out, n->self);
 		fputc(',', out);
 		pp_report_put_json_string(out, p);
 		fprintf(out, ",%lld,", (long long)(t->has_base ? n->total : 0));
-		put_value(r, out, t->has_base ? n->total : 0);
+		put_flame_value(r, out, t->has_base ? n->total : 0);
 		fputc(']', out);
 		first = false;
 		i++;
@@ -325,4 +342,401 @@ int pp_report_flame_json(struct pp_report *r,
 	fputs("]}\n", out);
 	pp_free(r->ctx, name_ix);
 	return ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;
+}
+
+/* ---- pivot: the callers or the callees of one function ------------------ */
+
+/* A tree of frames merged from the calling-context tree's paths through
+ * the pivot function: children found through a hash of (parent, frame). */
+struct merged {
+	struct pp_ctx *ctx;
+	uint32_t *parent, *frame;
+	int64_t *value, *self, *delta;
+	uint32_t n, cap;
+	uint64_t *keys; /* (parent << 32 | frame) + 1; 0 = empty */
+	uint32_t *vals;
+	uint32_t nslots;
+};
+
+static int merged_grow(struct merged *m)
+{
+	uint32_t cap = m->cap ? m->cap * 2 : 1024;
+
+	if (cap < m->cap)
+		return PP_ELIMIT;
+#define GROW(field)                                                    \
+	do {                                                           \
+		void *p = pp_realloc(m->ctx, m->field,                 \
+		                     (size_t)cap * sizeof(*m->field)); \
+		if (!p)                                                \
+			return PP_ENOMEM;                              \
+		m->field = p;                                          \
+	} while (0)
+	GROW(parent);
+	GROW(frame);
+	GROW(value);
+	GROW(self);
+	GROW(delta);
+#undef GROW
+	m->cap = cap;
+	return 0;
+}
+
+static int merged_rehash(struct merged *m)
+{
+	uint32_t nslots = m->nslots ? m->nslots * 2 : 4096;
+	uint64_t *keys = pp_calloc(m->ctx, nslots, sizeof(*keys));
+	uint32_t *vals = pp_calloc(m->ctx, nslots, sizeof(*vals));
+
+	if (!keys || !vals) {
+		pp_free(m->ctx, keys);
+		pp_free(m->ctx, vals);
+		return PP_ENOMEM;
+	}
+	for (uint32_t i = 0; i < m->nslots; i++) {
+		uint32_t s;
+
+		if (!m->keys[i])
+			continue;
+		for (s = (uint32_t)((m->keys[i] * 0x9e3779b97f4a7c15ull) >>
+		                    32) &
+		         (nslots - 1);
+		     keys[s]; s = (s + 1) & (nslots - 1))
+			;
+		keys[s] = m->keys[i];
+		vals[s] = m->vals[i];
+	}
+	pp_free(m->ctx, m->keys);
+	pp_free(m->ctx, m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->nslots = nslots;
+	return 0;
+}
+
+/* The child of parent for frame, made if new: its index, or a negative
+ * error. */
+static int64_t merged_child(struct merged *m, uint32_t parent, uint32_t frame)
+{
+	uint64_t key = ((uint64_t)parent << 32 | frame) + 1;
+	uint32_t s;
+	int err;
+
+	if ((uint64_t)(m->n + 1) * 2 > m->nslots &&
+	    (err = merged_rehash(m)) < 0)
+		return err;
+	for (s = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) &
+	         (m->nslots - 1);
+	     m->keys[s]; s = (s + 1) & (m->nslots - 1))
+		if (m->keys[s] == key)
+			return m->vals[s];
+	if (m->n == m->cap && (err = merged_grow(m)) < 0)
+		return err;
+	m->keys[s] = key;
+	m->vals[s] = m->n;
+	m->parent[m->n] = parent;
+	m->frame[m->n] = frame;
+	m->value[m->n] = m->self[m->n] = m->delta[m->n] = 0;
+	return m->n++;
+}
+
+static void merged_release(struct merged *m)
+{
+	pp_free(m->ctx, m->parent);
+	pp_free(m->ctx, m->frame);
+	pp_free(m->ctx, m->value);
+	pp_free(m->ctx, m->self);
+	pp_free(m->ctx, m->delta);
+	pp_free(m->ctx, m->keys);
+	pp_free(m->ctx, m->vals);
+}
+
+/* Fold every outermost occurrence of a frame named pivot into m: its
+ * callers (the path up to the root, reversed) or its callees (its
+ * subtree). */
+static int merge_pivot(const struct pp_tree *t, const char *pivot, bool callers,
+                       struct merged *m)
+{
+	uint32_t inside_end = 0; /* end of the current occurrence's subtree */
+	uint32_t *stack = NULL, base = 0;
+	int64_t c;
+	int err;
+
+	/* Node 0 is the pivot itself. */
+	if ((err = merged_grow(m)) < 0 || (err = merged_rehash(m)) < 0)
+		return err;
+	m->parent[0] = m->frame[0] = 0xffffffffu;
+	m->value[0] = m->self[0] = m->delta[0] = 0;
+	m->n = 1;
+	if (!callers && !(stack = pp_calloc(m->ctx, (size_t)t->max_depth + 2,
+	                                    sizeof(*stack))))
+		return PP_ENOMEM;
+	for (uint32_t i = 1; i < t->nnodes; i++) {
+		const struct pp_tree_node *n = &t->nodes[i];
+		int64_t v = frame_value(t, i), d = t->has_base ? n->total : 0;
+
+		if (i < inside_end) {
+			/* Under an occurrence: a callee path. */
+			if (callers)
+				continue;
+			c = merged_child(m, stack[n->depth - base - 1],
+			                 n->frame);
+			if (c < 0) {
+				err = (int)c;
+				goto done;
+			}
+			stack[n->depth - base] = (uint32_t)c;
+			m->value[c] += v;
+			m->self[c] += n->self;
+			m->delta[c] += d;
+			continue;
+		}
+		if (strcmp(pp_tree_name(t, i), pivot) != 0)
+			continue;
+		inside_end = n->end;
+		m->value[0] += v;
+		m->delta[0] += d;
+		if (!callers) {
+			base = n->depth;
+			stack[0] = 0;
+			m->self[0] += n->self;
+			continue;
+		}
+		{
+			uint32_t cur = 0;
+
+			if (n->parent == 0)
+				m->self[0] += v;
+			for (uint32_t a = n->parent; a != 0;
+			     a = t->nodes[a].parent) {
+				if ((c = merged_child(m, cur,
+				                      t->nodes[a].frame)) < 0) {
+					err = (int)c;
+					goto done;
+				}
+				cur = (uint32_t)c;
+				m->value[cur] += v;
+				m->delta[cur] += d;
+				if (t->nodes[a].parent == 0)
+					m->self[cur] += v;
+			}
+		}
+	}
+	err = 0;
+done:
+	pp_free(m->ctx, stack);
+	return err;
+}
+
+int pp_report_pivot_json(struct pp_report *r, const char *pivot, bool callers,
+                         double min_share, FILE *out)
+{
+	struct merged m;
+	const struct pp_tree *t;
+	uint32_t *first = NULL, *next = NULL, *order = NULL, *stack = NULL;
+	/* order: the nodes in the order sent; a node's name is its place */
+	uint32_t *depth = NULL, sp = 0, emitted = 0;
+	int64_t min_value;
+	int err;
+
+	memset(&m, 0, sizeof(m));
+	m.ctx = r->ctx;
+	if ((err = pp_report__tree(r, &t)) < 0)
+		return err;
+	if ((err = merge_pivot(t, pivot, callers, &m)) < 0)
+		goto done;
+	if (m.value[0] == 0 && m.delta[0] == 0) {
+		err = pp_error(r->ctx, PP_ENOTFOUND,
+		               "no frame named %s in the flame graph", pivot);
+		goto done;
+	}
+	/* Children lists, each sorted by name, then a depth-first walk. */
+	first = pp_malloc(r->ctx, (size_t)m.n * sizeof(*first));
+	next = pp_malloc(r->ctx, (size_t)m.n * sizeof(*next));
+	stack = pp_malloc(r->ctx, (size_t)m.n * sizeof(*stack));
+	depth = pp_malloc(r->ctx, (size_t)m.n * sizeof(*depth));
+	order = pp_malloc(r->ctx, (size_t)m.n * sizeof(*order));
+	if (!first || !next || !stack || !depth || !order) {
+		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (uint32_t i = 0; i < m.n; i++)
+		first[i] = next[i] = 0xffffffffu;
+	/* Insert each child into its parent's list in name order, from the
+	 * last so that equal names keep their order. */
+	for (uint32_t i = m.n; i-- > 1;) {
+		uint32_t p = m.parent[i], *at = &first[p];
+		const char *name = t->names + t->name_off[m.frame[i]];
+
+		while (*at != 0xffffffffu &&
+		       strcmp(t->names + t->name_off[m.frame[*at]], name) < 0)
+			at = &next[*at];
+		next[i] = *at;
+		*at = i;
+	}
+	min_value = (int64_t)((double)m.value[0] * min_share);
+	fputc('{', out);
+	put_common(r, out);
+	fputs(",\"labels\":", out);
+	if ((err = put_labels(r, false, out)) < 0)
+		goto done;
+	fprintf(out, ",\"diff\":%s,\"root\":0,\"path\":[],\"pivot\":",
+	        t->has_base ? "true" : "false");
+	pp_report_put_json_string(out, pivot);
+	fprintf(out,
+	        ",\"side\":\"%s\",\"fields\":[\"id\",\"depth\",\"name\","
+	        "\"value\",\"self\",\"value_str\",\"self_str\",\"pct\","
+	        "\"delta\",\"delta_str\"],\"nodes\":[",
+	        callers ? "callers" : "callees");
+	stack[sp] = 0;
+	depth[sp++] = 0;
+	while (sp > 0) {
+		uint32_t i = stack[--sp], d = depth[sp], kids = 0;
+		char pct[32];
+		const char *p = pct;
+
+		if (i != 0 && (m.value[i] < min_value ||
+		               (min_share > 0 && m.value[i] == 0)))
+			continue;
+		pp_percentage(m.value[i], r->total, pct, sizeof(pct));
+		while (*p == ' ')
+			p++;
+		fprintf(out, "%s\n[%u,%u,%u,%lld,%lld,", emitted ? "," : "", i,
+		        d, emitted, (long long)m.value[i],
+		        (long long)m.self[i]);
+		order[emitted] = i;
+		put_flame_value(r, out, m.value[i]);
+		fputc(',', out);
+		put_flame_value(r, out, m.self[i]);
+		fputc(',', out);
+		pp_report_put_json_string(out, p);
+		fprintf(out, ",%lld,", (long long)m.delta[i]);
+		put_flame_value(r, out, m.delta[i]);
+		fputc(']', out);
+		emitted++;
+		/* Push the children in reverse so the first pops first. */
+		for (uint32_t c = first[i]; c != 0xffffffffu; c = next[c])
+			kids++;
+		sp += kids;
+		for (uint32_t c = first[i], k = 0; c != 0xffffffffu;
+		     c = next[c], k++) {
+			stack[sp - 1 - k] = c;
+			depth[sp - 1 - k] = d + 1;
+		}
+	}
+	fputs("],\"names\":[", out);
+	for (uint32_t k = 0; k < emitted; k++) {
+		uint32_t i = order[k];
+
+		if (k)
+			fputc(',', out);
+		pp_report_put_json_string(
+		        out,
+		        i == 0 ? pivot : t->names + t->name_off[m.frame[i]]);
+	}
+	fputs("]}\n", out);
+	err = ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;
+done:
+	pp_free(r->ctx, first);
+	pp_free(r->ctx, next);
+	pp_free(r->ctx, stack);
+	pp_free(r->ctx, depth);
+	pp_free(r->ctx, order);
+	merged_release(&m);
+	return err;
+}
+
+/* ---- traces ------------------------------------------------------------- */
+
+static int put_label_lines(struct pp_report *r, uint32_t s, bool numeric,
+                           struct pp_report__lines *l, FILE *out)
+{
+	int err;
+
+	if ((err = pp_report__label_lines(r, s, numeric, PP_LABELS_TRACES, l)) <
+	    0)
+		return err;
+	fputc('[', out);
+	for (size_t i = 0; i < l->n; i++) {
+		if (i)
+			fputc(',', out);
+		pp_report_put_json_string(out, l->v[i]);
+	}
+	fputc(']', out);
+	return 0;
+}
+
+int pp_report_traces_json(struct pp_report *r, FILE *out)
+{
+	const struct pp_profile *p = r->prof;
+	struct pp_graph_opts go = {0};
+	struct pp_report__lines lines = {0};
+	const struct pp_graph *g;
+	bool first_trace = true;
+	int err;
+
+	go.sample_index = r->sample_index;
+	go.granularity = r->opts.granularity;
+	go.noinlines = r->opts.noinlines;
+	go.edges = PP_EDGES_NONE;
+	go.nodes_only = true; /* values come from the samples */
+	if ((err = pp_report__graph(r, &go)) < 0 ||
+	    (err = pp_report__num_units(r)) < 0)
+		return err;
+	g = r->graph;
+	fputc('{', out);
+	put_common(r, out);
+	fputs(",\"labels\":", out);
+	if ((err = put_labels(r, false, out)) < 0)
+		return err;
+	fputs(",\"traces\":[", out);
+	for (uint32_t s = 0; s < p->nsamples; s++) {
+		const struct pp_sample *smp = &p->samples[s];
+		const int64_t *v = p->values + (size_t)s * p->nsample_types;
+		int64_t value = v[r->sample_index];
+		bool first = true;
+
+		if (smp->loc_count == 0)
+			continue; /* as traces: no stack, no trace */
+		if (r->opts.mean && v[0] != 0)
+			value /= v[0];
+		fprintf(out, "%s\n{\"value\":%lld,\"value_str\":",
+		        first_trace ? "" : ",", (long long)value);
+		first_trace = false;
+		put_value(r, out, value);
+		fputs(",\"labels\":", out);
+		if (smp->label_count &&
+		    (err = put_label_lines(r, s, false, &lines, out)) < 0)
+			goto done;
+		if (!smp->label_count)
+			fputs("[]", out);
+		fputs(",\"num_labels\":", out);
+		if (smp->label_count &&
+		    (err = put_label_lines(r, s, true, &lines, out)) < 0)
+			goto done;
+		if (!smp->label_count)
+			fputs("[]", out);
+		fputs(",\"frames\":[", out);
+		for (uint32_t k = 0; k < smp->loc_count; k++) {
+			uint32_t l = p->sample_locs[smp->loc_first + k];
+			uint32_t a = g->loc_node_first[l],
+			         b = g->loc_node_first[l + 1];
+
+			for (uint32_t i = a; i < b; i++) {
+				fprintf(out, "%s{\"name\":", first ? "" : ",");
+				first = false;
+				pp_report_put_json_string(
+				        out, pp_report__node_name(
+				                     r, g->loc_nodes[i]));
+				fprintf(out, ",\"inline\":%s}",
+				        i + 1 < b ? "true" : "false");
+			}
+		}
+		fputs("]}", out);
+	}
+	fputs("]}\n", out);
+	err = ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;
+done:
+	pp_report__lines_release(r, &lines);
+	return err;
 }

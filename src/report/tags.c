@@ -140,7 +140,52 @@ static void print_key(const struct pp_report *r, const struct tag_key *k,
 	fprintf(out, "\n");
 }
 
+/* One key of the tags report as JSON (docs/web-api.md). */
+static void put_json_key(const struct pp_report *r, const struct tag_key *k,
+                         bool first, FILE *out)
+{
+	char buf[128], pct[32];
+	const char *p;
+
+	fprintf(out, "%s\n{\"key\":", first ? "" : ",");
+	pp_report_put_json_string(out, k->name);
+	scaled(r, k->total, buf, sizeof(buf));
+	fprintf(out, ",\"total\":%lld,\"total_str\":", (long long)k->total);
+	pp_report_put_json_string(out, buf);
+	fputs(",\"values\":[", out);
+	for (size_t j = 0; j < k->nvals; j++) {
+		scaled(r, k->vals[j].value, buf, sizeof(buf));
+		pct[0] = '\0';
+		if (k->total > 0)
+			pp_percentage(k->vals[j].value, k->total, pct,
+			              sizeof(pct));
+		for (p = pct; *p == ' '; p++)
+			;
+		fprintf(out, "%s{\"name\":", j ? "," : "");
+		pp_report_put_json_string(out, k->vals[j].name);
+		fprintf(out, ",\"value\":%lld,\"value_str\":",
+		        (long long)k->vals[j].value);
+		pp_report_put_json_string(out, buf);
+		fputs(",\"pct\":", out);
+		pp_report_put_json_string(out, p);
+		fputc('}', out);
+	}
+	fputs("]}", out);
+}
+
+static int tags_report(struct pp_report *r, bool json, FILE *out);
+
 int pp_report_tags(struct pp_report *r, FILE *out)
+{
+	return tags_report(r, false, out);
+}
+
+int pp_report_tags_json(struct pp_report *r, FILE *out)
+{
+	return tags_report(r, true, out);
+}
+
+static int tags_report(struct pp_report *r, bool json, FILE *out)
 {
 	const struct pp_profile *p = r->prof;
 	struct tag_table t = {r->ctx, NULL, 0, 0};
@@ -174,6 +219,11 @@ int pp_report_tags(struct pp_report *r, FILE *out)
 		goto done;
 	if (t.nkeys > 1)
 		qsort(t.keys, t.nkeys, sizeof(*t.keys), cmp_key);
+	if (json) {
+		fputc('{', out);
+		pp_report__put_json_head(r, out);
+		fputs(",\"tags\":[", out);
+	}
 	for (size_t i = 0; i < t.nkeys; i++) {
 		struct tag_key *k = &t.keys[i];
 
@@ -181,8 +231,13 @@ int pp_report_tags(struct pp_report *r, FILE *out)
 			k->total += k->vals[j].value;
 		if (k->nvals > 1)
 			qsort(k->vals, k->nvals, sizeof(*k->vals), cmp_value);
-		print_key(r, k, out);
+		if (json)
+			put_json_key(r, k, i == 0, out);
+		else
+			print_key(r, k, out);
 	}
+	if (json)
+		fputs("]}\n", out);
 done:
 	table_release(&t);
 	return err;

@@ -144,10 +144,18 @@ int pp_web_views_answer(struct pp_web_views *v, const char *what,
 		struct pp_flame_json_opts o = {0, 0};
 		double width = number_param(get, data, "width", 0);
 
+		const char *pivot = get(data, "pivot");
+		const char *side = get(data, "side");
+
 		o.root = (uint32_t)number_param(get, data, "root", 0);
 		/* Only the frames at least a pixel wide. */
 		o.min_share = width >= 1 ? 1.0 / width : 0;
-		rc = pp_report_flame_json(r, &o, f);
+		if (pivot && *pivot)
+			rc = pp_report_pivot_json(
+			        r, pivot, !side || strcmp(side, "callees") != 0,
+			        o.min_share, f);
+		else
+			rc = pp_report_flame_json(r, &o, f);
 	} else if (strcmp(what, "peek") == 0 || strcmp(what, "source") == 0) {
 		const char *re = get(data, "f");
 

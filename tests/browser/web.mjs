@@ -143,6 +143,35 @@ try {
   check(found.hits > 0 && /^Matched: [0-9.]+%$/.test(found.matched) && found.matched !== "Matched: 0.0%",
         "flame: search highlights matches and shows their share", JSON.stringify(found));
 
+  // Pivot: the callers of a selected function, and the sandwich.
+  await page.fill("#search", "");
+  await page.goto(server.url + "/ui/flamegraph");
+  await page.waitForSelector("body[data-ready]");
+  await page.locator(".frame[data-name='main.mix']").first().click();
+  await page.waitForFunction(() => document.querySelector(".trail a") !== null);
+  await Promise.all([page.waitForNavigation(), page.click("#callers")]);
+  await page.waitForSelector("body[data-ready]");
+  const pu = new URL(page.url());
+  check(pu.searchParams.get("pivot") === "main.mix" && pu.searchParams.get("side") === "callers", "pivot: Callers opens the callers of the selected frame", page.url());
+  const mixTop = cliTop([cpu]).find((r) => r[5].startsWith("main.mix"));
+  await page.locator("#flame .frame[data-id='0']").hover();
+  const ptip = await page.textContent("#tooltip");
+  const proot = await page.locator("#flame .frame[data-id='0']").boundingBox();
+  const pcallers = await page.$$eval("#flame .frame", (fs) => fs.map((f) => f.dataset.name));
+  check(ptip.startsWith("main.mix\n") && ptip.includes("(" + mixTop[4] + ")") && proot.width > 1000 &&
+        pcallers.includes("main.step"),
+        "pivot: main.mix at the root with its cum share, its callers above", JSON.stringify({ ptip, cum: mixTop[4], pcallers: pcallers.slice(0, 4) }));
+  await page.screenshot({ path: path.join(artifacts, "web-callers.png") });
+  await Promise.all([page.waitForNavigation(), page.click("#sandwich")]);
+  await page.waitForSelector("body[data-ready]");
+  const sw = await page.evaluate(() => ({
+    up: [...document.querySelectorAll("#flame .frame")].map((f) => f.dataset.name),
+    down: [...document.querySelectorAll("#flame-callees .frame")].map((f) => f.dataset.name),
+  }));
+  check(sw.up.includes("main.step") && sw.down[0] === "main.mix" && sw.down.includes("runtime.asyncPreempt"),
+        "pivot: the sandwich shows callers above and callees below", JSON.stringify(sw));
+  await page.screenshot({ path: path.join(artifacts, "web-sandwich.png") });
+
   // ---- safety ----
   check(await rawGet(server.url + "/ui/top", "evil.example:" + new URL(server.url).port) === 403,
         "security: a foreign Host header is refused");

@@ -1,7 +1,8 @@
 #!/bin/bash
 # -json against the text reports: each JSON output, rendered back into text
 # by jsoncheck.py, equals the text report of the same command and options
-# (flame: the folded stacks), on CPU, heap, filtered and -diff_base runs.
+# (flame: the folded stacks), on CPU, heap, filtered and -diff_base runs:
+# top, tree, peek, traces, tags and flame.
 . "$(dirname "$0")/lib.sh"
 CHECK="$SRCDIR/tests/cli/jsoncheck.py"
 GO="$SRCDIR/testdata/go"
@@ -35,10 +36,15 @@ for args in "$GO/cpu.pb.gz" "-sample_index=alloc_space $GO/heap.pb.gz" \
 		same tree tree tree $args
 		same tree peek peek 'main\.' $args
 		same flame folded flame $args
+		same traces traces traces $args
+		same tags tags tags $args
 	}
 done
+# Labels: numeric (heap's bytes) and string ones (the CPU profile's).
+same tags tags tags -sample_index=alloc_space "$GO/allocs.pb.gz"
+same traces traces traces "$GO/heap.pb.gz"
 # A command without a JSON form is a usage error naming it.
-run traces -json "$GO/cpu.pb.gz"
-expect_status 2 "traces -json"
-expect_err_line "traces has no JSON form" "traces -json"
+run raw -json "$GO/cpu.pb.gz"
+expect_status 2 "raw -json"
+expect_err_line "raw has no JSON form" "raw -json"
 finish

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Render pprof-c's -json output back into its text report and print it:
-jsoncheck.py top|tree|flame < JSON. tests/cli/json.sh compares the result
+jsoncheck.py top|tree|traces|tags|flame < JSON. tests/cli/json.sh compares the result
 with the text report of the same command and options, byte for byte (for
 flame: with `folded`, line for line), so the JSON carries every number the
 text shows, formatted the same way."""
@@ -53,9 +53,37 @@ def flame(d):
     return sorted(out)
 
 
+def traces(d):
+    sep = "-----------+-------------------------------------------------------"
+    out = list(d["labels"])
+    for t in d["traces"]:
+        out.append(sep)
+        out.extend(t["labels"])
+        out.extend(t["num_labels"])
+        for i, f in enumerate(t["frames"]):
+            name = f["name"] + (" (inline)" if f["inline"] else "")
+            out.append(("%10s   " % t["value_str"] if i == 0 else " " * 13) + name)
+    out.append(sep)
+    return out
+
+
+def tags(d):
+    out = []
+    for k in d["tags"]:
+        w0 = len(k["key"]) + 1
+        cells = [("%s (%s):" % (v["value_str"], pct(v["pct"]))) if k["total"] > 0 else v["value_str"] + ":"
+                 for v in k["values"]]
+        w1 = max([len(c) for c in cells] or [0])
+        out.append("%*s: Total %s" % (w0, k["key"], k["total_str"]))
+        for c, v in zip(cells, k["values"]):
+            out.append("%*s%*s %s" % (w0 + 1, " ", w1 + 1, c, v["name"]))
+        out.append("")
+    return out
+
+
 def main():
     d = json.load(sys.stdin)
-    lines = {"top": top, "tree": tree, "flame": flame}[sys.argv[1]](d)
+    lines = {"top": top, "tree": tree, "flame": flame, "traces": traces, "tags": tags}[sys.argv[1]](d)
     sys.stdout.write("".join(l + "\n" for l in lines))
 
 

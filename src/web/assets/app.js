@@ -212,63 +212,100 @@
     return "rgb(" + (205 + h % 50) + "," + ((h >>> 8) % 230) + "," + ((h >>> 20) % 55) + ")";
   }
 
+  // Draw d's frames into box: root at the bottom (a flame graph) or at the
+  // top (inverted: an icicle). Returns the frames drawn.
+  function drawFrames(box, d, inverted, selectedName) {
+    box.textContent = "";
+    const frames = [];
+    const width = box.clientWidth || 1200;
+    const nodes = d.nodes;
+    if (!nodes.length) { box.appendChild(el("p", "", "No samples.")); return frames; }
+    const rootValue = nodes[0][3] || 1;
+    let maxDepth = 0, maxDelta = 0;
+    for (const n of nodes) {
+      if (n[1] > maxDepth) maxDepth = n[1];
+      if (Math.abs(n[8]) > maxDelta) maxDelta = Math.abs(n[8]);
+    }
+    box.style.height = (maxDepth + 1) * ROW + "px";
+    const cursor = [0];
+    for (const n of nodes) {
+      const depth = n[1];
+      const x = cursor[depth] || 0;
+      cursor[depth] = x + n[3];
+      cursor[depth + 1] = x;
+      const left = x / rootValue * width, w = n[3] / rootValue * width;
+      if (w < 1) continue;
+      const f = el("div", "frame");
+      const name = d.names[n[2]];
+      f.style.left = left + "px";
+      f.style.width = w + "px";
+      f.style.top = (inverted ? depth : maxDepth - depth) * ROW + "px";
+      f.style.background = frameColour(d, n, maxDelta);
+      if (w > 24) f.textContent = name;
+      f.dataset.id = n[0];
+      f.dataset.name = name;
+      if (name === selectedName) f.classList.add("selected");
+      frames.push({ f, n, name, d });
+      box.appendChild(f);
+    }
+    return frames;
+  }
+
   async function showFlame() {
     const content = $("content");
     const bar = el("div"); bar.id = "flame-bar";
     const trail = el("span", "trail");
-    const icicle = el("button", "", "Icicle"); icicle.type = "button"; icicle.id = "icicle";
-    bar.append(icicle, trail);
+    const button = (label, id, title) => {
+      const b = el("button", "", label); b.type = "button"; b.id = id; b.title = title; return b;
+    };
+    const icicle = button("Icicle", "icicle", "the root on top");
+    const callersB = button("Callers", "callers", "the callers of the selected function (pprof's pivot)");
+    const sandwichB = button("Sandwich", "sandwich", "the callers above and the callees below the selected function");
+    const back = button("Flame graph", "back", "the whole flame graph");
+    const pivot = staticData ? null : params.get("pivot");
+    const side = params.get("side") === "sandwich" ? "sandwich" : "callers";
+    bar.append(icicle);
+    if (!staticData) bar.append(callersB, sandwichB);
+    if (pivot) bar.append(back);
+    bar.append(trail);
+    content.append(bar);
     const box = el("div"); box.id = "flame";
-    content.append(bar, box);
+    const lower = el("div"); lower.id = "flame-callees";
+    if (pivot && side === "sandwich") {
+      content.append(el("h3", "flame-title", "Callers of " + pivot), box,
+                     el("h3", "flame-title", "Callees of " + pivot), lower);
+    } else if (pivot) {
+      content.append(el("h3", "flame-title", "Callers of " + pivot), box);
+    } else {
+      content.append(box);
+    }
     let inverted = localStorage.getItem("pprof-c.icicle") !== "false";
-    let selectedName = null;
-    let d = null;
+    let selectedName = pivot;
+    let d = null, dLower = null;
     let frames = [];
 
     async function load(root) {
-      const width = Math.max(200, box.clientWidth || 1200);
+      const width = String(Math.max(200, box.clientWidth || 1200));
       if (staticData) d = zoomLocal(staticData.flame, root);
-      else d = await api("flame", { root: root ? String(root) : null, width: String(width) });
+      else if (pivot) {
+        d = await api("flame", { pivot, side: "callers", width });
+        if (side === "sandwich") dLower = await api("flame", { pivot, side: "callees", width });
+      } else d = await api("flame", { root: root ? String(root) : null, width });
       fillHeader(d);
       draw();
     }
 
     function draw() {
-      box.textContent = "";
-      frames = [];
-      const width = box.clientWidth || 1200;
-      const nodes = d.nodes;
-      if (!nodes.length) { box.appendChild(el("p", "", "No samples.")); return; }
-      const rootValue = nodes[0][3] || 1;
-      let maxDepth = 0, maxDelta = 0;
-      for (const n of nodes) {
-        if (n[1] > maxDepth) maxDepth = n[1];
-        if (Math.abs(n[8]) > maxDelta) maxDelta = Math.abs(n[8]);
-      }
-      box.style.height = (maxDepth + 1) * ROW + "px";
-      const cursor = [0];
-      for (const n of nodes) {
-        const depth = n[1];
-        const x = cursor[depth] || 0;
-        cursor[depth] = x + n[3];
-        cursor[depth + 1] = x;
-        const left = x / rootValue * width, w = n[3] / rootValue * width;
-        if (w < 1) continue;
-        const f = el("div", "frame");
-        const name = d.names[n[2]];
-        f.style.left = left + "px";
-        f.style.width = w + "px";
-        f.style.top = (inverted ? depth : maxDepth - depth) * ROW + "px";
-        f.style.background = frameColour(d, n, maxDelta);
-        if (w > 24) f.textContent = name;
-        f.dataset.id = n[0];
-        f.dataset.name = name;
-        if (name === selectedName) f.classList.add("selected");
-        frames.push({ f, n, name });
-        box.appendChild(f);
+      if (pivot) {
+        // Callers grow up from the function; in a sandwich its callees
+        // hang below it.
+        frames = drawFrames(box, d, false, selectedName);
+        if (dLower) frames = frames.concat(drawFrames(lower, dLower, true, selectedName));
+      } else {
+        frames = drawFrames(box, d, inverted, selectedName);
       }
       trail.textContent = "";
-      if (d.root !== 0) {
+      if (!pivot && d.root !== 0) {
         const top = el("a", "", "root");
         top.addEventListener("click", () => load(0));
         trail.appendChild(top);
@@ -299,15 +336,21 @@
       return Object.assign({}, full, { nodes: out, root, path });
     }
 
-    box.addEventListener("click", (ev) => {
+    function onClick(ev) {
       const f = ev.target.closest(".frame");
       if (!f) return;
+      const name = f.dataset.name;
+      if (pivot) {
+        // In a pivot view a click pivots on that function.
+        location.href = viewURL("flamegraph", { pivot: name, side });
+        return;
+      }
       const id = Number(f.dataset.id);
-      selectedName = f.dataset.name === "root" ? null : f.dataset.name;
+      selectedName = name === "root" ? null : name;
       state.selected = new Set(selectedName ? [selectedName] : []);
       load(id === d.root ? (d.path.length ? d.path[d.path.length - 1].id : 0) : id);
-    });
-    box.addEventListener("mousemove", (ev) => {
+    }
+    function onMove(ev) {
       const f = ev.target.closest(".frame");
       const tip = $("tooltip");
       if (!f) { tip.hidden = true; return; }
@@ -315,13 +358,17 @@
       if (!fr) return;
       const n = fr.n;
       let text = fr.name + "\n" + n[5] + " (" + n[7] + ")   self " + n[6];
-      if (d.diff) text += "\nchange " + n[9];
+      if (fr.d.diff) text += "\nchange " + n[9];
       tip.textContent = text;
       tip.hidden = false;
       tip.style.left = Math.min(ev.clientX + 12, window.innerWidth - 420) + "px";
       tip.style.top = ev.clientY + 14 + "px";
-    });
-    box.addEventListener("mouseleave", () => { $("tooltip").hidden = true; });
+    }
+    for (const b of [box, lower]) {
+      b.addEventListener("click", onClick);
+      b.addEventListener("mousemove", onMove);
+      b.addEventListener("mouseleave", () => { $("tooltip").hidden = true; });
+    }
     icicle.addEventListener("click", () => {
       inverted = !inverted;
       localStorage.setItem("pprof-c.icicle", String(inverted));
@@ -329,17 +376,27 @@
       draw();
     });
     icicle.classList.toggle("on", inverted);
+    const pivotTo = (s) => () => {
+      const name = selectedName || [...state.selected][0];
+      if (!name) { showError("Click a frame first: its function is the one pivoted on."); return; }
+      location.href = viewURL("flamegraph", { pivot: name, side: s });
+    };
+    callersB.addEventListener("click", pivotTo("callers"));
+    sandwichB.addEventListener("click", pivotTo("sandwich"));
+    back.addEventListener("click", () => { location.href = viewURL("flamegraph", { pivot: null, side: null }); });
     state.onSearch = (text) => {
       let re = null;
       try { re = text ? new RegExp(text) : null; } catch (e) { re = null; }
       const m = $("matched");
       if (!re) { for (const x of frames) x.f.classList.remove("match"); m.textContent = ""; return; }
-      // The matched share: frames that match with no matching ancestor.
+      // The matched share: frames that match with no matching ancestor,
+      // in the (upper) graph.
       let sum = 0;
       const open = [];
       for (const x of frames) {
         const hit = re.test(x.name);
         x.f.classList.toggle("match", hit);
+        if (x.d !== d) continue;
         while (open.length && open[open.length - 1] >= x.n[1]) open.pop();
         if (hit && !open.length) sum += x.n[3];
         if (hit) open.push(x.n[1]);

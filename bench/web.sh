@@ -1,0 +1,109 @@
+#!/bin/bash
+# The web UI (-http) on a big profile: how soon the first flame graph page is
+# ready, against a cold `pprof-c top` and against `go tool pprof -http` in
+# the same headless browser; refine and zoom latency; the server's peak
+# memory against the raw profile's size; and a bounded load test (wrk, 50
+# connections for 10 s on loopback, rotating over the views). Prints
+# Markdown; bench/RESULTS.md keeps the last run.
+#
+#   bash bench/web.sh [--pprof-c PATH] [--no-go] [PROFILE]   (default: bench/data/large.pb.gz)
+set -euo pipefail
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$BENCH/.." && pwd)
+PPROF_C=$ROOT/build/pprof-c
+GO=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--pprof-c) PPROF_C=$2; shift 2 ;;
+	--no-go) GO=0; shift ;;
+	*) break ;;
+	esac
+done
+PROFILE=${1:-$BENCH/data/large.pb.gz}
+[ -r "$PROFILE" ] || { echo "web: $PROFILE: missing (bench/run.sh --sizes large makes it)" >&2; exit 2; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+raw=$(gzip -dc "$PROFILE" | wc -c)
+cat "$PROFILE" >/dev/null # page cache
+
+# Cold top: the best of three.
+best=999
+for _ in 1 2 3; do
+	t0=$EPOCHREALTIME
+	"$PPROF_C" top "$PROFILE" >/dev/null
+	t=$(secs "$t0" "$EPOCHREALTIME")
+	best=$(awk -v a="$t" -v b="$best" 'BEGIN { print (a < b) ? a : b }')
+done
+top=$best
+
+first=$(node "$BENCH/web-first.mjs" "$PPROF_C" -http=:0 -no_browser "$PROFILE")
+first_s=$(echo "$first" | awk '{ print $2 }')
+go_s=skipped
+if [ "$GO" = 1 ] && command -v go >/dev/null; then
+	gofirst=$(timeout 900 node "$BENCH/web-first.mjs" go tool pprof -http=localhost: -no_browser "$PROFILE" || true)
+	go_s=$(echo "$gofirst" | awk '$1 == "first-page" && $2 != "FAILED" { print $2 }')
+	[ -n "$go_s" ] || go_s="failed ($gofirst)"
+fi
+
+# Latency and memory on one server.
+LOG=$(mktemp)
+"$PPROF_C" -http=:0 -no_browser "$PROFILE" 2>"$LOG" &
+pid=$!
+trap 'kill $pid 2>/dev/null; rm -f "$LOG"' EXIT
+until grep -q "Serving web UI" "$LOG"; do sleep 0.1; done
+url=$(grep -o 'http://[^ ]*' "$LOG")
+get() { curl -s -o /dev/null -w '%{time_total}' "$url$1"; }
+first_api=$(get "/api/flame?width=1200")
+again=$(get "/api/flame?width=1200")
+zoom=$(get "/api/flame?width=1200&root=1")
+refine=$(get "/api/flame?width=1200&f=runtime")
+refine_again=$(get "/api/flame?width=1200&f=runtime")
+top_api=$(get "/api/top")
+size=$(curl -s "$url/api/flame?width=1200" | wc -c)
+# The load test's views once each first: what it then measures is the
+# server answering from its cache, and its memory must stay where the first
+# requests left it.
+for p in "/api/top?si=samples" "/ui/flamegraph" "/static/app.js"; do get "$p" >/dev/null; done
+hwm_before=$(awk '/VmHWM/ { print $2 }' /proc/$pid/status)
+load=$(wrk -t2 -c50 -d10s --timeout 10s -s "$BENCH/web-load.lua" "$url" 2>&1)
+hwm_after=$(awk '/VmHWM/ { print $2 }' /proc/$pid/status)
+kill -INT $pid
+wait $pid || true
+trap - EXIT
+rm -f "$LOG"
+reqs=$(echo "$load" | awk '/requests in/ { print $1 }')
+rps=$(echo "$load" | awk '/Requests\/sec/ { print $2 }')
+errs=$(echo "$load" | awk '/Socket errors|Non-2xx/ { print }' | tr '\n' ' ')
+lat=$(echo "$load" | awk '$1 == "Latency" { print $2 " mean, " $4 " max" }')
+
+cat <<REPORT
+### Web UI: $(basename "$PROFILE") ($(numfmt --to=iec "$raw") raw), $(date -u +%F)
+
+| what | time | ratio |
+|---|---:|---:|
+| cold \`pprof-c top\` (best of 3) | ${top} s | 1 |
+| first flame graph page, pprof-c (process start to rendered page) | ${first_s} s | $(ratio "$first_s" "$top") x top |
+| first flame graph page, \`go tool pprof -http\` | ${go_s} s | $( [[ $go_s =~ ^[0-9.]+$ ]] && ratio "$go_s" "$first_s" || echo -) x pprof-c's |
+| first /api/flame (width 1200: builds the tree) | ${first_api} s | $(ratio "$first_api" "$top") x top |
+| the same again (cached) | ${again} s | $(ratio "$again" "$top") x top |
+| zoom (/api/flame?root=1) | ${zoom} s | $(ratio "$zoom" "$top") x top |
+| refine (/api/flame?f=runtime, first) | ${refine} s | $(ratio "$refine" "$top") x top |
+| refine again (cached) | ${refine_again} s | $(ratio "$refine_again" "$top") x top |
+| /api/top | ${top_api} s | $(ratio "$top_api" "$top") x top |
+
+The flame answer at width 1200 is $(numfmt --to=iec "$size") of JSON.
+
+| memory | KiB | ratio to raw |
+|---|---:|---:|
+| server peak RSS after the requests above (cache: up to 4 reports) | ${hwm_before} | $(ratio "$((hwm_before * 1024))" "$raw") |
+| after 10 s of 50 clients | ${hwm_after} | $(ratio "$((hwm_after * 1024))" "$raw") |
+
+Load (wrk -t2 -c50 -d10s, bench/web-load.lua rotating flame, top, zoom,
+refine, sample type, page and script, each requested once before):
+${reqs} requests, ${rps}/s, latency ${lat}; errors: ${errs:-none}.
+
+Commands: \`bash bench/web.sh $*\` (cold top: \`pprof-c top PROFILE\`; first
+page: \`node bench/web-first.mjs pprof-c -http=:0 -no_browser PROFILE\` and
+\`node bench/web-first.mjs go tool pprof -http=localhost: -no_browser
+PROFILE\`; latency: curl's time_total on one server).
+REPORT
