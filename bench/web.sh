@@ -95,7 +95,7 @@ The flame answer at width 1200 is $(numfmt --to=iec "$size") of JSON.
 
 | memory | KiB | ratio to raw |
 |---|---:|---:|
-| server peak RSS after the requests above (cache: up to 4 reports) | ${hwm_before} | $(ratio "$((hwm_before * 1024))" "$raw") |
+| server peak RSS after the requests above (session cache: 2 filtered profiles, 4 aggregates) | ${hwm_before} | $(ratio "$((hwm_before * 1024))" "$raw") |
 | after 10 s of 50 clients | ${hwm_after} | $(ratio "$((hwm_after * 1024))" "$raw") |
 
 Load (wrk -t2 -c50 -d10s, bench/web-load.lua rotating flame, top, zoom,
