@@ -151,6 +151,15 @@ int pp_graph_entropy_scores(const struct pp_graph *g, const uint32_t *nodes,
  */
 int pp_graph_accumulate_kept(struct pp_graph *g, const bool *kept);
 
+/*
+ * The nodes' values as accumulation left them (flat, flat_div, cum, cum_div
+ * per node; *out: pp_free), and put back: values restored, every edge and
+ * in_inline/in_call mark forgotten. A report trims again from the saved
+ * aggregate this way instead of passing over the samples.
+ */
+int pp_graph_save_values(const struct pp_graph *g, int64_t **out);
+void pp_graph_restore_values(struct pp_graph *g, const int64_t *values);
+
 static inline int64_t pp_node_flat(const struct pp_node *n)
 {
 	return n->flat_div ? n->flat / n->flat_div : n->flat;

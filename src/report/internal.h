@@ -21,6 +21,11 @@ struct pp_report {
 
 	/* The trimmed graph and its nodes in report order. */
 	struct pp_graph *graph;
+	/* graph's values as first accumulated (the aggregate), for options
+	 * graph_opts: trimming again restores them (pp_graph_restore_values)
+	 * instead of passing over the samples. NULL: none kept. */
+	int64_t *graph_values;
+	struct pp_graph_opts graph_opts;
 	uint32_t *order;
 	uint32_t norder;
 	uint32_t orig_count;

@@ -67,6 +67,7 @@ void pp_report_free(struct pp_report *r)
 	if (!r)
 		return;
 	pp_graph_free(r->graph);
+	pp_free(r->ctx, r->graph_values);
 	pp_tree_free(r->tree);
 	pp_free(r->ctx, r->sample_unit);
 	pp_free(r->ctx, r->order);
@@ -414,17 +415,43 @@ int pp_report__size_order(struct pp_report *r)
 	return 0;
 }
 
+/* Would a graph built with a hold the values of one built with b? Which
+ * edges each records does not matter: restoring forgets them. */
+static bool same_aggregate(const struct pp_graph_opts *a,
+                           const struct pp_graph_opts *b)
+{
+	return a->sample_index == b->sample_index && a->mean == b->mean &&
+	       a->granularity == b->granularity &&
+	       a->noinlines == b->noinlines && a->obj_names == b->obj_names &&
+	       a->drop_negative == b->drop_negative && !a->nodes_only &&
+	       !b->nodes_only;
+}
+
 int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 {
 	int err;
 
-	pp_graph_free(r->graph);
-	r->graph = NULL;
 	r->cached.valid = false;
 	r->output_unit = r->opts.unit;
+	if (r->graph && r->graph_values && same_aggregate(&r->graph_opts, go)) {
+		/* The same aggregate: its node table and names stand. */
+		pp_graph_restore_values(r->graph, r->graph_values);
+		r->graph->opts.edges = go->edges;
+		return 0;
+	}
+	pp_graph_free(r->graph);
+	r->graph = NULL;
+	pp_free(r->ctx, r->graph_values);
+	r->graph_values = NULL;
 	r->graph_builds++;
 	if ((err = pp_graph_new(r->ctx, r->prof, go, &r->graph)) < 0)
 		return err;
+	if (!go->nodes_only) {
+		r->graph_opts = *go;
+		if ((err = pp_graph_save_values(r->graph, &r->graph_values)) <
+		    0)
+			return err;
+	}
 	return pp_report__compute_names(r);
 }
 

@@ -123,10 +123,16 @@ static void test_session__view_change_keeps_aggregate(void **state)
 	b = step(f->s, PP_REPORT_TOP, &o);
 	assert_int_equal(b.aggregates, a.aggregates);
 	assert_int_equal(b.filters, a.filters);
+	/* Re-trimmed from the kept aggregate: no pass into a new graph. */
+	assert_int_equal(b.graphs, a.graphs);
 	o.report.nodefraction = 0.05;
 	o.report.cum_sort = true;
 	b = step(f->s, PP_REPORT_TOP, &o);
 	assert_int_equal(b.aggregates, a.aggregates);
+	assert_int_equal(b.graphs, a.graphs);
+	/* The graph re-trims the same aggregate too. */
+	b = step(f->s, PP_REPORT_DOT, &o);
+	assert_int_equal(b.graphs, a.graphs);
 	/* Unchanged again: the view is kept too. */
 	a = stats(f->s);
 	b = step(f->s, PP_REPORT_TOP, &o);
