@@ -1,0 +1,74 @@
+#!/bin/bash
+# -http on the command line: malformed addresses and a report command with
+# it are usage errors, a busy port is an error naming it, a non-loopback
+# bind warns, SIGINT and SIGTERM stop the server with status 0, and
+# /download is the profile the views see (the browser checks the views
+# themselves: tests/browser/web.mjs).
+. "$(dirname "$0")/lib.sh"
+CPU="$SRCDIR/testdata/go/cpu.pb.gz"
+
+run -http=nocolon -no_browser "$CPU"
+expect_status 2 "-http without a port"
+expect_err_line "nocolon: could not split http address" "-http without a port"
+run -http=:abc -no_browser "$CPU"
+expect_status 2 "-http with a bad port"
+expect_err_line "invalid port number" "-http with a bad port"
+run -http=:0 top "$CPU"
+expect_status 2 "-http with a report command"
+run -http=:0 -no_browser
+expect_status 2 "-http without a profile"
+
+# serve ARGS...: start a server, leaving its pid in $PID and its URL in
+# $URL (empty if it did not come up within 20 s).
+serve() {
+	"$PPROF_C" -no_browser "$@" 2>"$TMP/serve.err" &
+	PID=$!
+	URL=
+	for _ in $(seq 200); do
+		URL=$(grep -o 'http://[^ ]*' "$TMP/serve.err" 2>/dev/null)
+		[ -n "$URL" ] && return
+		kill -0 $PID 2>/dev/null || return
+		sleep 0.1
+	done
+}
+
+serve -http=127.0.0.1:0 "$CPU"
+if [ -n "$URL" ]; then ok; else bad "server on 127.0.0.1:0 did not start: $(cat "$TMP/serve.err")"; fi
+port=${URL##*:}
+if grep -q "warning" "$TMP/serve.err"; then bad "loopback bind warned"; else ok; fi
+# The port is taken: a second server fails, naming it.
+run -http=127.0.0.1:"$port" -no_browser "$CPU"
+expect_status 1 "a busy port"
+expect_err_line "cannot listen on 127.0.0.1:$port" "a busy port"
+# /download: gzip'd profile.proto that pprof-c reads back to the same top.
+if command -v curl >/dev/null; then
+	curl -s -o "$TMP/dl.pb.gz" "$URL/download?f=main"
+	"$PPROF_C" top -focus=main "$CPU" | sed -n '/flat%/,$p' >"$TMP/want"
+	"$PPROF_C" top "$TMP/dl.pb.gz" 2>&1 | sed -n '/flat%/,$p' >"$TMP/got"
+	# pprof's download is the filtered profile: the same nodes and flat
+	# values (percentages are of its own, smaller, total).
+	awk '{ print $1, $4, $6 }' "$TMP/want" >"$TMP/want.cols"
+	awk '{ print $1, $4, $6 }' "$TMP/got" >"$TMP/got.cols"
+	expect_same "$TMP/want.cols" "$TMP/got.cols" "/download?f=main read back"
+	code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: attacker.example' "$URL/api/top")
+	if [ "$code" = 403 ]; then ok; else bad "foreign Host answered $code"; fi
+fi
+kill -INT $PID
+wait $PID
+RC=$?
+expect_status 0 "SIGINT"
+
+serve -http=:0 "$CPU"
+kill -TERM $PID
+wait $PID
+RC=$?
+expect_status 0 "SIGTERM"
+
+# Any address that is not loopback warns (0.0.0.0: every interface).
+serve -http=0.0.0.0:0 "$CPU"
+if grep -q "warning: serving on 0.0.0.0, which is not a loopback address" "$TMP/serve.err"; then ok; else
+	bad "no warning for 0.0.0.0: $(cat "$TMP/serve.err")"
+fi
+kill -INT $PID
+wait $PID
+finish
