@@ -8,6 +8,7 @@
 #ifndef PPROF_DECODE_H
 #define PPROF_DECODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,5 +38,13 @@ int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
  */
 int pp_decode_owned(struct pp_ctx *ctx, const char *name, uint8_t *data,
                     size_t len, struct pp_profile **out);
+
+/*
+ * Whether the first len bytes of a profile (a few kilobytes, from the
+ * start) could begin some format pp_decode reads: false only for what is
+ * surely none (zeros, binary that is no protobuf), so a decompression bomb
+ * is refused after its first kilobytes instead of after all of it.
+ */
+bool pp_decode_could_be_profile(const uint8_t *data, size_t len);
 
 #endif

@@ -942,10 +942,24 @@ static int decode_proto(struct pp_ctx *ctx, const char *name,
                         const uint8_t *data, size_t len, bool release_input,
                         struct pp_profile **out);
 
+/* Every error names the file: the model's own ("too many sample types")
+ * do not know it. */
+static int named(struct pp_ctx *ctx, const char *name, int err)
+{
+	size_t n = strlen(name);
+	char detail[sizeof(ctx->message)];
+
+	if (err >= 0 || !ctx->message[0] ||
+	    (strncmp(ctx->message, name, n) == 0 && ctx->message[n] == ':'))
+		return err;
+	memcpy(detail, ctx->message, sizeof(detail));
+	return pp_error(ctx, err, "%s: %s", name, detail);
+}
+
 int pp_decode_proto(struct pp_ctx *ctx, const char *name, const uint8_t *data,
                     size_t len, struct pp_profile **out)
 {
-	return decode_proto(ctx, name, data, len, false, out);
+	return named(ctx, name, decode_proto(ctx, name, data, len, false, out));
 }
 
 static int decode_proto(struct pp_ctx *ctx, const char *name,
@@ -1042,6 +1056,63 @@ static int text_unrecognized(struct pp_ctx *ctx, const char *name, int err)
 	                name);
 }
 
+/* Read a varint at *p (< end): false if truncated or over 10 bytes. */
+static bool sniff_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	*v = 0;
+	for (int shift = 0; *p < end && shift < 70; shift += 7) {
+		uint8_t b = *(*p)++;
+
+		*v |= (uint64_t)(b & 0x7f) << (shift < 64 ? shift : 0);
+		if (!(b & 0x80))
+			return true;
+	}
+	return false;
+}
+
+/* Well-formed protobuf fields as far as the prefix goes. */
+static bool sniff_proto(const uint8_t *p, const uint8_t *end)
+{
+	while (p < end) {
+		uint64_t tag, v;
+
+		if (!sniff_varint(&p, end, &tag))
+			return p >= end; /* cut by the prefix's end */
+		if ((tag >> 3) == 0)
+			return false;
+		switch (tag & 7) {
+		case 0:
+			if (!sniff_varint(&p, end, &v))
+				return p >= end;
+			break;
+		case 1:
+			p += (size_t)(end - p) < 8 ? (size_t)(end - p) : 8;
+			break;
+		case 5:
+			p += (size_t)(end - p) < 4 ? (size_t)(end - p) : 4;
+			break;
+		case 2:
+			if (!sniff_varint(&p, end, &v))
+				return p >= end;
+			if (v >= (uint64_t)(end - p))
+				return true;
+			p += v;
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
+bool pp_decode_could_be_profile(const uint8_t *data, size_t len)
+{
+	if (len == 0 || !memchr(data, 0, len))
+		return true; /* text: the legacy and text formats */
+	return pp_legacy__is_cpu(data, len) || pp_legacy__is_heap(data, len) ||
+	       sniff_proto(data, data + len);
+}
+
 int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
               size_t len, struct pp_profile **out)
 {
@@ -1049,10 +1120,10 @@ int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
 	bool text;
 
 	if (err <= 0)
-		return err;
+		return named(ctx, name, err);
 	text = looks_like_text(data, len);
 	err = decode_proto(ctx, name, data, len, false, out);
-	return text ? text_unrecognized(ctx, name, err) : err;
+	return named(ctx, name, text ? text_unrecognized(ctx, name, err) : err);
 }
 
 int pp_decode_owned(struct pp_ctx *ctx, const char *name, uint8_t *data,
@@ -1064,11 +1135,11 @@ int pp_decode_owned(struct pp_ctx *ctx, const char *name, uint8_t *data,
 
 	if (err <= 0) {
 		pp_free(ctx, data);
-		return err;
+		return named(ctx, name, err);
 	}
 	text = looks_like_text(data, len);
 	err = decode_proto(ctx, name, data, len, true, out);
 
 	pp_free(ctx, data);
-	return text ? text_unrecognized(ctx, name, err) : err;
+	return named(ctx, name, text ? text_unrecognized(ctx, name, err) : err);
 }

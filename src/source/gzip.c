@@ -7,11 +7,23 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "pprof/decode.h"
 #include "pprof/source.h"
+
+/* How much of the inflated start is looked at before inflating the rest:
+ * a bomb of zeros (3 MB of gzip, gigabytes inflated) is refused after
+ * these bytes instead of after all of it. */
+#define SNIFF_SIZE 4096
 
 static uint64_t cap_of(const struct pp_ctx *ctx)
 {
 	return ctx->max_size ? ctx->max_size : PP_DEFAULT_MAX_SIZE;
+}
+
+static int not_profile(struct pp_ctx *ctx, const char *name)
+{
+	return pp_error(ctx, PP_EFORMAT, "%s: unrecognized profile format",
+	                name);
 }
 
 static int over_cap(struct pp_ctx *ctx, const char *name)
@@ -33,6 +45,7 @@ struct pp_gunzip_stream {
 	z_stream z;
 	int z_live;
 	int member_done; /* the last member ended cleanly */
+	int sniffed;     /* the first SNIFF_SIZE bytes were looked at */
 	uint8_t *out;
 	size_t len, cap;
 };
@@ -100,6 +113,11 @@ int pp_gunzip_stream_push(struct pp_gunzip_stream *s, const uint8_t *data,
 		}
 		if (s->len > cap)
 			return over_cap(s->ctx, s->name);
+		if (!s->sniffed && s->len >= SNIFF_SIZE) {
+			s->sniffed = 1;
+			if (!pp_decode_could_be_profile(s->out, SNIFF_SIZE))
+				return not_profile(s->ctx, s->name);
+		}
 		if (zr == Z_STREAM_END) {
 			s->member_done = 1;
 			/* Trailing zero padding after the last member is
@@ -159,6 +177,31 @@ static int gunzip_zlib(struct pp_ctx *ctx, const char *name,
 	return err;
 }
 
+/* Inflate the start of data with zlib (a few microseconds) and refuse
+ * what cannot be a profile before libdeflate inflates all of it. */
+static int sniff(struct pp_ctx *ctx, const char *name, const uint8_t *data,
+                 size_t len)
+{
+	uint8_t head[SNIFF_SIZE];
+	z_stream z;
+	int zr;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return 0; /* the real inflate will say */
+	z.next_in = (Bytef *)data;
+	z.avail_in = len > (1u << 30) ? (1u << 30) : (uInt)len;
+	z.next_out = head;
+	z.avail_out = sizeof(head);
+	do
+		zr = inflate(&z, Z_NO_FLUSH);
+	while (zr == Z_OK && z.avail_out > 0 && z.avail_in > 0);
+	inflateEnd(&z);
+	if (z.avail_out == 0 && !pp_decode_could_be_profile(head, sizeof(head)))
+		return not_profile(ctx, name);
+	return 0;
+}
+
 int pp_source_gunzip(struct pp_ctx *ctx, const char *name, const uint8_t *data,
                      size_t len, struct pp_bytes *out)
 {
@@ -173,6 +216,8 @@ int pp_source_gunzip(struct pp_ctx *ctx, const char *name, const uint8_t *data,
 	if (len < 18)
 		return pp_error(ctx, PP_EFORMAT, "%s: truncated gzip stream",
 		                name);
+	if ((err = sniff(ctx, name, data, len)) < 0)
+		return err;
 	dec = libdeflate_alloc_decompressor();
 	if (!dec)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");

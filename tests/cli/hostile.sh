@@ -36,4 +36,47 @@ grep -Eq '^ +\. +450ms +67:67$' "$TMP/out" && ok ||
 run -list main -max_source_size=lots "$GOOD"
 expect_status 2 "bad -max_source_size"
 
+# Every error names the file, the model's limits too.
+printf '\x0a\x00%.0s' $(seq 1025) >"$TMP/types.pb"
+printf '\x32\x00' >>"$TMP/types.pb"
+run top "$TMP/types.pb"
+expect_status 1 "1025 sample types"
+expect_err_line "^pprof-c: $TMP/types.pb: too many sample types$" "1025 sample types"
+
+# Decompression bombs under --max-size: 1 GiB of zeros in 1 MB of gzip
+# (sixteen members of 64 MiB), and one whose first kilobytes are binary
+# that is no protobuf. Both are refused after their first kilobytes, from
+# a file and from a pipe; where the address space can be capped (not
+# under ASan or valgrind) 300 MB is enough, so nothing was inflated whole.
+python3 -c 'import sys, zlib
+def member(data):
+    c = zlib.compressobj(9, zlib.DEFLATED, 31)
+    return c.compress(data) + c.flush()
+sys.stdout.buffer.write(member(bytes(64 << 20)) * 16)' >"$TMP/zeros.gz"
+python3 -c 'import sys, zlib
+def member(data):
+    c = zlib.compressobj(9, zlib.DEFLATED, 31)
+    return c.compress(data) + c.flush()
+sys.stdout.buffer.write(member(bytes([0x0f, 0x01, 0x00]) * 4096 + bytes(64 << 20)) +
+                        member(bytes(64 << 20)) * 15)' >"$TMP/binary.gz"
+capped=
+if head -c 4 "$PPROF_C" | grep -q ELF && ! ldd "$PPROF_C" 2>/dev/null | grep -q libasan; then
+	capped=yes
+fi
+for bomb in zeros binary; do
+	if [ -n "$capped" ]; then
+		(ulimit -v 300000; "$PPROF_C" top "$TMP/$bomb.gz" >"$TMP/out" 2>"$TMP/err" </dev/null)
+		RC=$?
+	else
+		run top "$TMP/$bomb.gz"
+	fi
+	expect_status 1 "bomb of $bomb"
+	expect_err_line "^pprof-c: $TMP/$bomb.gz: unrecognized profile format$" "bomb of $bomb"
+	"$PPROF_C" top - <"$TMP/$bomb.gz" >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	expect_status 1 "bomb of $bomb on stdin"
+	expect_err_line "^pprof-c: stdin: unrecognized profile format$" "bomb of $bomb on stdin"
+done
+[ -n "$capped" ] || echo "SKIP: bombs under a memory cap (ASan or valgrind)"
+
 finish

@@ -17,7 +17,7 @@ answers over HTTPS) and serves until killed (or for at most five minutes):
     /garbage      200 "this is not a profile"
     /empty        200 with no body
     /truncated    200 with the first 300 bytes of PROFILE
-    /bomb         200 with 8 MiB of zeros, gzip'd (a zip bomb for --max-size)
+    /bomb         200 with 8 MiB of spaces, gzip'd (a zip bomb for --max-size)
     /redirect     302 to /profile
     /auth         PROFILE with "Authorization: Basic" user:secret, else 401
     /echo...      404 whose body is the path and query the server was asked
@@ -31,7 +31,8 @@ import threading
 import time
 
 PROFILE = open(sys.argv[1], "rb").read()
-BOMB = gzip.compress(bytes(8 << 20))
+# Spaces, not zeros: zeros are refused by their first kilobytes.
+BOMB = gzip.compress(b" " * (8 << 20))
 AUTH = "Basic " + base64.b64encode(b"user:secret").decode()
 
 

@@ -218,11 +218,14 @@ static void test_decode__size_cap(void **state)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
 	struct pp_profile *p = NULL;
-	uint8_t *zeros = calloc(1, 1 << 20), gz[8192];
+	/* Spaces, not zeros: text may be a profile, so only the cap stops
+	 * it (zeros are refused by their first kilobytes). */
+	uint8_t *zeros = malloc(1 << 20), gz[8192];
 	size_t n;
 
 	(void)state;
 	assert_non_null(zeros);
+	memset(zeros, ' ', 1 << 20);
 	n = gzip_bytes(zeros, 1 << 20, gz, sizeof(gz));
 	free(zeros);
 	ctx.max_size = 64 * 1024;
