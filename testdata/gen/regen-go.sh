@@ -47,8 +47,12 @@ rm -f "$OUT"/*.pb.gz
 # driver makes of two -base/-diff_base files (go tool pprof's flag package
 # keeps only the last of a repeated flag, so the goldens of two bases are
 # made with these; see tests/golden/README.md).
-go tool pprof -proto "$OUT/cpu_before.pb.gz" "$OUT/cpu.pb.gz" >"$OUT/merged_cpu_before_cpu.pb.gz"
-go tool pprof -proto "$OUT/heap_before.pb.gz" "$OUT/heap.pb.gz" >"$OUT/merged_heap_before_heap.pb.gz"
+# The reference pprof (Go 1.24, tests/reference-go.sh) merges them; Go
+# 1.19's, which made the committed files, merges to the same profile.
+refroot=$(sh "$ROOT/tests/reference-go.sh")
+refpprof() { GOROOT=$refroot GOTOOLCHAIN=local "$refroot/bin/go" tool pprof "$@"; }
+refpprof -proto "$OUT/cpu_before.pb.gz" "$OUT/cpu.pb.gz" >"$OUT/merged_cpu_before_cpu.pb.gz"
+refpprof -proto "$OUT/heap_before.pb.gz" "$OUT/heap.pb.gz" >"$OUT/merged_heap_before_heap.pb.gz"
 
 # The httpserver is not run here; just make sure it still builds.
 (cd "$ROOT/testdata/gen/httpserver" && go build -trimpath -o "$BUILD/httpserver" .)
