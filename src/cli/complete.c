@@ -26,6 +26,33 @@ static void offer(const struct sink *k, const char *before, const char *word,
 		k->add(k->data, buf);
 }
 
+/* A function name, offered when what is typed (after `before`) starts it
+ * or starts one of its dot-separated suffixes, as people type names:
+ * "LoggingM" and "main.Lo" both offer main.LoggingMiddleware, and
+ * "Add" offers main.(*Hasher).Add. */
+static void offer_function(const struct sink *k, const char *before,
+                           const char *name)
+{
+	size_t blen = strlen(before);
+	const char *typed = k->prefix + blen;
+	size_t tlen = k->len - blen;
+
+	if (k->len < blen || strncmp(k->prefix, before, blen) != 0)
+		return;
+	for (const char *suffix = name; suffix;) {
+		if (strncmp(suffix, typed, tlen) == 0) {
+			char buf[1024];
+
+			snprintf(buf, sizeof(buf), "%s%s", before, name);
+			k->add(k->data, buf);
+			return;
+		}
+		suffix = strchr(suffix, '.');
+		if (suffix)
+			suffix++;
+	}
+}
+
 static bool takes_value(const struct pp_setting *s)
 {
 	return !pp_setting_is_flag(s);
@@ -74,8 +101,8 @@ static void offer_values(const struct pp_shell *sh, const struct sink *k,
 	}
 	if (s->arg && strcmp(s->arg, "REGEX") == 0)
 		for (uint32_t i = 0; i < p->nfunctions; i++)
-			offer(k, before,
-			      pp_profile_str(p, p->functions[i].name), "");
+			offer_function(k, before,
+			               pp_profile_str(p, p->functions[i].name));
 }
 
 void pp_shell_complete(const struct pp_shell *sh, const char *line,
@@ -151,7 +178,7 @@ void pp_shell_complete(const struct pp_shell *sh, const char *line,
 	}
 	/* A report's regex or focus: function names. */
 	for (uint32_t i = 0; i < p->nfunctions; i++)
-		offer(&k, "", pp_profile_str(p, p->functions[i].name), "");
+		offer_function(&k, "", pp_profile_str(p, p->functions[i].name));
 done:
 	pp_tokens_release(&t);
 	free(head);

@@ -113,7 +113,33 @@ static unsigned char complete(EditLine *el, int ch)
 			j++;
 		common = j;
 	}
-	if (common > typed) {
+	if (common < typed || strncmp(m.v[0], line + start, typed) != 0) {
+		/* Matched by a dot-separated suffix ("LoggingM" for
+		 * main.LoggingMiddleware): the word becomes the candidates'
+		 * common start when that still holds what was typed;
+		 * otherwise they are listed. */
+		char *full = strndup(m.v[0], common);
+		char *was = strndup(line + start, typed);
+		size_t same = 0;
+
+		/* Past what both share (an option's "name="), the rest of
+		 * what was typed must be in the rest of the candidate. */
+		while (full && was && full[same] && full[same] == was[same])
+			same++;
+		if (full && was && common > 0 &&
+		    strstr(full + same, was + same)) {
+			el_deletestr(el, (int)typed);
+			if (el_insertstr(el, full) == 0)
+				rc = CC_REFRESH;
+			if (m.n == 1 && rc == CC_REFRESH)
+				el_insertstr(el, " ");
+		} else {
+			show_matches(el, &m);
+			rc = CC_REDISPLAY;
+		}
+		free(full);
+		free(was);
+	} else if (common > typed) {
 		char *add = strndup(m.v[0] + typed, common - typed);
 
 		if (add && el_insertstr(el, add) == 0)
