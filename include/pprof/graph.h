@@ -151,6 +151,35 @@ int pp_graph_entropy_scores(const struct pp_graph *g, const uint32_t *nodes,
  */
 int pp_graph_accumulate_kept(struct pp_graph *g, const bool *kept);
 
+/* ---- trimming (src/graph/trim.c), as pprof's newTrimmedGraph ---------- */
+
+/* pprof's node and edge cutoffs: nodefraction and edgefraction of the
+ * total flat value of g's nodes (with drop_negative, of those it keeps). */
+void pp_graph_cutoffs(const struct pp_graph *g, double nodefraction,
+                      double edgefraction, bool drop_negative,
+                      int64_t *node_cutoff, int64_t *edge_cutoff);
+
+/* kept[n] (g->nnodes of them) = true for the nodes of order[0..norder)
+ * whose |cum| reaches node_cutoff, false for every other; returns how
+ * many. */
+uint32_t pp_graph_keep_over(const struct pp_graph *g, const uint32_t *order,
+                            uint32_t norder, int64_t node_cutoff, bool *kept);
+
+/* Zero the values of the nodes not kept, which takes them out of a report
+ * exactly as rebuilding the graph without them would (values only). */
+void pp_graph_drop_unkept(struct pp_graph *g, const bool *kept);
+
+/* Mark each node reached through an inlined / a real call by the edges at
+ * or over edge_cutoff (in_inline, in_call); returns how many edges are
+ * under it. */
+uint32_t pp_graph_mark_edges(struct pp_graph *g, int64_t edge_cutoff);
+
+/* The edges into the nodes of order[0..norder) that may be inlined, with
+ * those nodes kept (paths through others become residual edges); kept is
+ * scratch of g->nnodes. Nothing when no such node can be inlined. */
+int pp_graph_add_inline_edges(struct pp_graph *g, const uint32_t *order,
+                              uint32_t norder, bool *kept);
+
 /*
  * The nodes' values as accumulation left them (flat, flat_div, cum, cum_div
  * per node; *out: pp_free), and put back: values restored, every edge and

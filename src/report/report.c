@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "graph/internal.h"
 #include "pprof/format.h"
 #include "report/internal.h"
 #include "util/goint.h"
@@ -302,30 +301,6 @@ static int select_order(struct pp_report *r)
 	return 0;
 }
 
-/* Decide, from the kept edges, which nodes are reached through inlined
- * calls, and count edges under the cutoff. */
-static uint32_t trim_edges(struct pp_report *r, int64_t edge_cutoff)
-{
-	struct pp_graph *g = r->graph;
-	uint32_t dropped = 0;
-
-	for (uint32_t n = 0; n < g->nnodes; n++)
-		g->nodes[n].in_inline = g->nodes[n].in_call = false;
-	for (uint32_t e = 0; e < g->nedges; e++) {
-		struct pp_edge *edge = &g->edges[e];
-
-		if (pp_go_abs64(edge->weight) < edge_cutoff) {
-			dropped++;
-			continue;
-		}
-		if (edge->is_inline)
-			g->nodes[edge->dst].in_inline = true;
-		else
-			g->nodes[edge->dst].in_call = true;
-	}
-	return dropped;
-}
-
 void pp_report__select_output_unit(struct pp_report *r)
 {
 	struct pp_graph *g = r->graph;
@@ -356,38 +331,6 @@ void pp_report__select_output_unit(struct pp_report *r)
 	if (strcmp(min_unit, max_unit) != 0 && min_value * 100 < max_value)
 		pp_scale(100 * min_value, r->sample_unit, "minimum", &unit);
 	r->output_unit = *unit ? unit : r->sample_unit;
-}
-
-/* Zero the values of nodes outside r->kept, which takes them out of the
- * report exactly as rebuilding the graph without them would. */
-static void drop_unkept(struct pp_report *r)
-{
-	struct pp_graph *g = r->graph;
-
-	for (uint32_t n = 0; n < g->nnodes; n++) {
-		if (r->kept[n])
-			continue;
-		g->nodes[n].flat = g->nodes[n].flat_div = 0;
-		g->nodes[n].cum = g->nodes[n].cum_div = 0;
-	}
-}
-
-/* The edges into kept nodes that may be inlined, with the kept set in
- * force (paths through dropped nodes become residual edges). Skipped when
- * no kept node can carry an "(inline)" mark. */
-static int add_inline_edges(struct pp_report *r)
-{
-	struct pp_graph *g = r->graph;
-	bool any = false;
-
-	for (uint32_t i = 0; i < r->norder; i++)
-		any = any || g->nodes[r->order[i]].maybe_inline;
-	if (!any)
-		return 0;
-	memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
-	for (uint32_t i = 0; i < r->norder; i++)
-		r->kept[r->order[i]] = true;
-	return pp_graph__inline_edges(g, r->kept);
 }
 
 void pp_report__graph_opts(const struct pp_report *r, enum pp_edge_mode edges,
@@ -494,40 +437,14 @@ void pp_report__cutoffs(const struct pp_report *r, double nodefraction,
                         double edgefraction, int64_t *node_cutoff,
                         int64_t *edge_cutoff)
 {
-	const struct pp_graph *g = r->graph;
-	int64_t flat_total = 0;
-
-	/* pprof sums the nodes of its graph, which -drop_negative has
-	 * already left the negative ones out of (selectNodesForGraph). */
-	for (uint32_t n = 0; n < g->nnodes; n++) {
-		const struct pp_node *node = &g->nodes[n];
-
-		if (r->opts.drop_negative &&
-		    (node->flat < 0 || (node->flat == 0 && node->cum < 0)))
-			continue;
-		flat_total += node->flat;
-	}
-	*node_cutoff =
-	        pp_go_abs64(pp_go_int64((double)flat_total * nodefraction));
-	*edge_cutoff =
-	        pp_go_abs64(pp_go_int64((double)flat_total * edgefraction));
+	pp_graph_cutoffs(r->graph, nodefraction, edgefraction,
+	                 r->opts.drop_negative, node_cutoff, edge_cutoff);
 }
 
 uint32_t pp_report__keep_over(struct pp_report *r, int64_t node_cutoff)
 {
-	const struct pp_graph *g = r->graph;
-	uint32_t nkept = 0;
-
-	memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
-	for (uint32_t i = 0; i < r->norder; i++) {
-		uint32_t n = r->order[i];
-
-		if (pp_go_abs64(g->nodes[n].cum) >= node_cutoff) {
-			r->kept[n] = true;
-			nkept++;
-		}
-	}
-	return nkept;
+	return pp_graph_keep_over(r->graph, r->order, r->norder, node_cutoff,
+	                          r->kept);
 }
 
 /* r->edge_marks: the kept nodes whose names match r->edge_regex. */
@@ -601,7 +518,7 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 
 		if (nkept != r->norder) {
 			r->dropped_nodes = r->norder - nkept;
-			drop_unkept(r);
+			pp_graph_drop_unkept(g, r->kept);
 			if ((err = select_order(r)) < 0)
 				return err;
 		}
@@ -611,7 +528,7 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 		memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
 		for (int i = 0; i < nodecount; i++)
 			r->kept[r->order[i]] = true;
-		drop_unkept(r);
+		pp_graph_drop_unkept(g, r->kept);
 		if ((err = select_order(r)) < 0)
 			return err;
 	}
@@ -630,11 +547,12 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 		}
 		if ((err = pp_graph_accumulate(g, r->kept, mode)) < 0)
 			return err;
-	} else if ((err = add_inline_edges(r)) < 0) {
+	} else if ((err = pp_graph_add_inline_edges(g, r->order, r->norder,
+	                                            r->kept)) < 0) {
 		return err;
 	}
 	r->edge_cutoff = edge_cutoff;
-	trim_edges(r, edge_cutoff);
+	pp_graph_mark_edges(g, edge_cutoff);
 	pp_report__select_output_unit(r);
 	return pp_report__cache_store(r, &key);
 }

@@ -1,4 +1,6 @@
-/* Unit scaling and number formatting, matching pprof's measurement rules. */
+/* Unit scaling and number formatting, matching pprof's measurement rules
+ * (pprof/format.h). In util, below transform and report, which both print
+ * numbers. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -51,7 +53,9 @@ static const struct unit_type unit_types[] = {
         {gcu_units, N(gcu_units), {"GCU", {NULL}, 1}},
 };
 
-/* Lower-case the unit and drop a plural "s", as pprof does before looking
+/* Numbers and units as pprof prints them (pprof/format.h): in util, below
+ * transform and report, which both print them.
+ * Lower-case the unit and drop a plural "s", as pprof does before looking
  * a unit up. */
 static const struct unit *sniff(const struct unit_type *ut, const char *name)
 {
