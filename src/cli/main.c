@@ -14,6 +14,7 @@
 #include "cli/output.h"
 #include "cli/pipeline.h"
 #include "cli/shell.h"
+#include "cli/tty.h"
 #include "web/web.h"
 
 #ifndef PPROF_C_VERSION
@@ -77,10 +78,22 @@ void pp_cli_signals_temp(const char *path)
 	signal_temp = path;
 }
 
+/* One line on stderr; a message may quote a profile's names, so control
+ * characters print escaped when stderr is a terminal (cli/tty.h). */
+static void print_line(const char *prefix, const char *msg)
+{
+	fputs(prefix, stderr);
+	if (isatty(STDERR_FILENO))
+		pp_cli_tty_puts(msg, stderr);
+	else
+		fputs(msg, stderr);
+	fputc('\n', stderr);
+}
+
 static void print_warning(void *data, const char *msg)
 {
 	(void)data;
-	fprintf(stderr, "pprof-c: warning: %s\n", msg);
+	print_line("pprof-c: warning: ", msg);
 }
 
 static void usage_error(const char *msg)
@@ -129,7 +142,7 @@ static int run_shell(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	int status;
 
 	if (pp_shell_new(ctx, cfg, session, &sh) < 0) {
-		fprintf(stderr, "pprof-c: %s\n", ctx->message);
+		print_line("pprof-c: ", ctx->message);
 		return PP_EXIT_INPUT;
 	}
 	status = pp_shell_run(sh);
@@ -179,7 +192,7 @@ int main(int argc, char **argv)
 	ctx.max_size = args.config.max_size;
 	if (pp_cli_fetch_init(&ctx, &args.config, args.sources, args.nsources) <
 	    0) {
-		fprintf(stderr, "pprof-c: %s\n", ctx.message);
+		print_line("pprof-c: ", ctx.message);
 		status = PP_EXIT_INPUT;
 		goto out;
 	}
@@ -189,8 +202,9 @@ int main(int argc, char **argv)
 		rc = pp_cli_check(&ctx, &args.config, args.sources,
 		                  args.nsources, &nbroken);
 		if (rc < 0) {
-			fprintf(stderr, "pprof-c: %s\n",
-			        ctx.message[0] ? ctx.message : pp_strerror(rc));
+			print_line("pprof-c: ", ctx.message[0]
+			                                ? ctx.message
+			                                : pp_strerror(rc));
 			status =
 			        rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
 		} else if (nbroken > 0) {
@@ -200,15 +214,15 @@ int main(int argc, char **argv)
 	}
 	if ((rc = pp_cli_open(&ctx, &args.config, args.sources, args.nsources,
 	                      false, &session)) < 0) {
-		fprintf(stderr, "pprof-c: %s\n",
-		        ctx.message[0] ? ctx.message : pp_strerror(rc));
+		print_line("pprof-c: ",
+		           ctx.message[0] ? ctx.message : pp_strerror(rc));
 		status = rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
 		goto out;
 	}
 	if (args.config.http) {
 		if ((rc = pp_web_serve(&ctx, &args.config, session, stderr)) <
 		    0) {
-			fprintf(stderr, "pprof-c: %s\n", ctx.message);
+			print_line("pprof-c: ", ctx.message);
 			status =
 			        rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
 		}
@@ -220,8 +234,8 @@ int main(int argc, char **argv)
 	}
 	if ((rc = pp_cli_run(&ctx, &args.config, args.command, args.regex,
 	                     session)) < 0) {
-		fprintf(stderr, "pprof-c: %s\n",
-		        ctx.message[0] ? ctx.message : pp_strerror(rc));
+		print_line("pprof-c: ",
+		           ctx.message[0] ? ctx.message : pp_strerror(rc));
 		status = rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
 	}
 out:

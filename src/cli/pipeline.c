@@ -8,6 +8,7 @@
 #include "cli/fetch.h"
 #include "cli/output.h"
 #include "cli/pipeline.h"
+#include "cli/tty.h"
 
 /* pprof's lines, as pprof prints them. */
 static void progress(void *data, const char *msg)
@@ -82,7 +83,7 @@ int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	struct pp_atomic_file af = {0};
 	struct pp_view_opts view;
 	struct pp_report *rpt = NULL;
-	FILE *out = stdout;
+	FILE *out = stdout, *tty = NULL;
 	int err = 0;
 	pp_command_run_fn run = cmd->run;
 
@@ -105,11 +106,17 @@ int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 		               "terminal (use -output FILE or redirect)",
 		               cmd->name);
 		goto done;
+	} else if (!cmd->binary && isatty(STDOUT_FILENO) &&
+	           (tty = pp_cli_tty_open(stdout))) {
+		out = tty;
 	}
 	if (run)
 		err = run(rpt, arg, out);
 	else
 		err = pp_session_report(s, cmd->kind, arg, &view, out);
+	if (tty && fflush(tty) != 0 && err >= 0)
+		err = pp_error(ctx, PP_EIO, "stdout: %s",
+		               strerror(errno ? errno : EIO));
 	if (ferror(out)) {
 		/* Name the destination and the system's reason (a full disk,
 		 * a file-size limit), not the report's generic failure. */
@@ -129,6 +136,8 @@ int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 		               strerror(errno ? errno : EIO));
 	}
 done:
+	if (tty)
+		fclose(tty);
 	if (err < 0 && af.fp)
 		pp_cli_output_abort(ctx, &af);
 	return err;

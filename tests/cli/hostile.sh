@@ -79,4 +79,38 @@ for bomb in zeros binary; do
 done
 [ -n "$capped" ] || echo "SKIP: bombs under a memory cap (ASan or valgrind)"
 
+# Terminal escapes: a function name holding a title change (OSC 0), a
+# C1 CSI and a file name with ESC. On a terminal (a pty) they print
+# escaped, in every report and the shell; to a pipe, as pprof prints them.
+python3 "$SRCDIR/tests/cli/hostile_names.py" "$TMP/esc.pb" \
+	"$(printf 'evil\x1b]0;pwned\x07\xc2\x9bname' | od -An -tx1 | tr -d ' \n')"
+run top "$TMP/esc.pb"
+grep -q "$(printf 'evil\x1b]0;pwned\x07\xc2\x9bname')" "$TMP/out" && ok ||
+	bad "escapes to a pipe: the name's bytes should print as they are"
+for args in "top" "traces" "list evil" "peek evil" "tree" "raw"; do
+	# shellcheck disable=SC2086
+	python3 - "$PPROF_C" "$TMP/esc.pb" $args >"$TMP/pty.out" <<'EOPY'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1]] + sys.argv[3:] + [sys.argv[2]])
+out = b""
+while True:
+    try:
+        data = os.read(fd, 65536)
+    except OSError:
+        break
+    if not data:
+        break
+    out += data
+os.waitpid(pid, 0)
+sys.stdout.buffer.write(out)
+EOPY
+	if grep -q "$(printf '\x1b')" "$TMP/pty.out" || grep -q "$(printf '\x07')" "$TMP/pty.out"; then
+		bad "escapes on a terminal ($args): raw control bytes: $(cat -v "$TMP/pty.out" | head -5)"
+	elif ! grep -qF 'evil\x1b]0;pwned\x07\xc2\x9bname' "$TMP/pty.out"; then
+		bad "escapes on a terminal ($args): the escaped name is missing: $(head -12 "$TMP/pty.out")"
+	else ok; fi
+done
+
 finish
