@@ -69,11 +69,14 @@ struct pp_ctx {
 	/* The graphviz context pictures share (see pp_render_release);
 	 * NULL until the first picture. */
 	void *graphviz;
+	/* The sample type of folded-stack input, "type" or "type/unit"
+	 * (borrowed); NULL means samples/count. */
+	const char *folded_type;
 };
 
-#define PP_CTX_INIT                                                \
-	{                                                          \
-		{0}, NULL, NULL, 0, {NULL, NULL, NULL, NULL}, NULL \
+#define PP_CTX_INIT                                                      \
+	{                                                                \
+		{0}, NULL, NULL, 0, {NULL, NULL, NULL, NULL}, NULL, NULL \
 	}
 
 /* The detail of the last error recorded in ctx ("" when none). */

@@ -190,6 +190,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ctx.max_size = args.config.max_size;
+	ctx.folded_type = args.config.folded_type;
 	if (pp_cli_fetch_init(&ctx, &args.config, args.sources, args.nsources) <
 	    0) {
 		print_line("pprof-c: ", ctx.message);

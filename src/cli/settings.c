@@ -125,6 +125,8 @@ const struct pp_setting pp_settings[] = {
          "URLs: collect the profile for N seconds (sets ?seconds=N)", true},
         {"timeout", PP_SET_INT, OFF(timeout), 0, "N",
          "URLs: give up after N+5 seconds (1.5 x seconds, or 60)", true},
+        {"folded_type", PP_SET_STRING, OFF(folded_type), 0, "TYPE[/UNIT]",
+         "sample type of folded-stack input (samples/count)", true},
         {"max-size", PP_SET_SIZE, OFF(max_size), 0, "BYTES",
          "refuse profiles larger than BYTES decompressed (4G); k/M/G ok", true},
         {"http", PP_SET_STRING, OFF(http), 0, "[HOST]:PORT",
@@ -205,6 +207,8 @@ void pp_cli_config_release(struct pp_cli_config *c)
 	free(c->source_path);
 	free(c->trim_path);
 	free(c->symbolize);
+	free(c->folded_type);
+	c->folded_type = NULL;
 	free(c->http);
 	c->http = NULL;
 	c->source_path = c->trim_path = c->symbolize = NULL;

@@ -29,6 +29,8 @@ struct pp_cli_config {
 	char *trim_path;   /* list: prefixes cut off source file names */
 	char *symbolize;   /* pprof's -symbolize value; NULL = local */
 	uint64_t max_size; /* 0 = default */
+	char *folded_type; /* folded-stack input's sample type; NULL =
+	                      samples/count */
 	/* Fetching over HTTP: pprof's -seconds and -timeout; 0 = unset. */
 	int seconds, timeout;
 	/* Filters (owned copies; NULL = unset), as pprof/transform.h. */

@@ -22,6 +22,7 @@
 
 #include "pprof/decode.h"
 #include "profile.pb-c.h"
+#include "profile/folded.h"
 #include "profile/godump.h"
 #include "profile/idmap.h"
 #include "profile/legacy.h"
@@ -1125,6 +1126,8 @@ int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
 	text = looks_like_text(data, len);
 	if (text && pp_godump__is_dump(data, len))
 		return pp_godump__decode(ctx, name, data, len, out);
+	if (text && pp_folded__is_folded(data, len))
+		return pp_folded__decode(ctx, name, data, len, out);
 	err = decode_proto(ctx, name, data, len, false, out);
 	return named(ctx, name, text ? text_unrecognized(ctx, name, err) : err);
 }
@@ -1143,6 +1146,11 @@ int pp_decode_owned(struct pp_ctx *ctx, const char *name, uint8_t *data,
 	text = looks_like_text(data, len);
 	if (text && pp_godump__is_dump(data, len)) {
 		err = pp_godump__decode(ctx, name, data, len, out);
+		pp_free(ctx, data);
+		return err;
+	}
+	if (text && pp_folded__is_folded(data, len)) {
+		err = pp_folded__decode(ctx, name, data, len, out);
 		pp_free(ctx, data);
 		return err;
 	}
