@@ -18,6 +18,8 @@ bin="$PWD/$bdir/pprof-c"
 [ -x "$bin" ] || { echo "valgrind: no $bin (build first)"; exit 1; }
 command -v valgrind >/dev/null || { echo "valgrind: not installed"; exit 1; }
 wrap=$(mktemp -d)
+# Readable by all: tests/cli/output.sh runs the wrapper as another user.
+chmod 755 "$wrap"
 trap 'rm -rf "$wrap"' EXIT
 # The wrapper keeps pprof-c's own exit status but turns any memcheck
 # finding into status 99, which no test expects.
