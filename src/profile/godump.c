@@ -427,11 +427,16 @@ static bool same_sample(const struct reader *r, uint32_t s,
 	const struct pp_profile *p = r->p;
 	const struct pp_sample *ps = &p->samples[s];
 
-	return ps->loc_count == r->g.nlocs && ps->label_count == nlabels &&
-	       memcmp(p->sample_locs + ps->loc_first, r->g.locs,
-	              r->g.nlocs * sizeof(*r->g.locs)) == 0 &&
-	       memcmp(p->labels + ps->label_first, labels,
-	              nlabels * sizeof(*labels)) == 0;
+	/* memcmp must not see the NULL arrays of a goroutine with no frames
+	 * or no labels, even for zero bytes (C11 7.24.1p2). */
+	if (ps->loc_count != r->g.nlocs || ps->label_count != nlabels)
+		return false;
+	if (r->g.nlocs &&
+	    memcmp(p->sample_locs + ps->loc_first, r->g.locs,
+	           r->g.nlocs * sizeof(*r->g.locs)) != 0)
+		return false;
+	return nlabels == 0 || memcmp(p->labels + ps->label_first, labels,
+	                              nlabels * sizeof(*labels)) == 0;
 }
 
 /* The goroutine read so far becomes a sample, or counts in an equal one. */

@@ -419,7 +419,7 @@ static bool thread_start(struct pp_span line)
 			continue;
 		for (q = p + sizeof(head) - 1; q < line.e && is_xdigit(*q); q++)
 			;
-		if (q == p + sizeof(head) - 1 || line.e - q < 7 ||
+		if (q == p + sizeof(head) - 1 || line.e - q < 8 ||
 		    memcmp(q, " (name: ", 8) != 0)
 			continue;
 		q += 8;
