@@ -72,6 +72,15 @@ struct pp_load_opts {
 	bool base_apart;
 	/* pprof's -symbolize value; NULL: local symbolization. */
 	const char *symbolize;
+	/* pprof's -add_comment: appended to the loaded profile's comments
+	 * (after merging and symbolizing, so a fetched copy keeps it).
+	 * NULL or "": none. */
+	const char *add_comment;
+	/* pprof's -buildid: the build-id of each source's main (first)
+	 * mapping when it has none, before symbolization looks binaries up
+	 * by it; a build-id the profile has is never replaced. NULL or "":
+	 * none. */
+	const char *buildid;
 	/* Where binaries are searched (PPROF_BINARY_PATH's syntax); NULL:
 	 * none. The library reads no environment: front ends pass it. */
 	const char *binary_path;

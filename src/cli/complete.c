@@ -90,6 +90,10 @@ static void offer_values(const struct pp_shell *sh, const struct sink *k,
 			offer(k, before,
 			      pp_granularity_name((enum pp_granularity)g), "");
 		return;
+	case PP_SET_SORT_NAME:
+		offer(k, before, "flat", "");
+		offer(k, before, "cum", "");
+		return;
 	default:
 		break;
 	}

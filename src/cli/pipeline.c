@@ -42,6 +42,8 @@ int pp_cli_open(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	o.normalize = cfg->normalize;
 	o.base_apart = base_apart;
 	o.symbolize = cfg->symbolize;
+	o.add_comment = cfg->add_comment;
+	o.buildid = cfg->buildid;
 	o.binary_path = bp;
 	o.seconds = cfg->seconds;
 	o.timeout = cfg->timeout;

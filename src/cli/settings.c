@@ -49,6 +49,8 @@ const struct pp_setting pp_settings[] = {
          "sort by cumulative value", false},
         {"flat", PP_SET_SORT, OFF(report.cum_sort), 0, NULL,
          "sort by flat value (the default)", false},
+        {"sort", PP_SET_SORT_NAME, OFF(report.cum_sort), 0, "flat|cum",
+         "sort order by name, as pprof's shell (flat)", false},
         {"nodecount", PP_SET_INT, OFF(report.nodecount), 0, "N",
          "show at most N nodes (top: all; graphs: 80)", false},
         {"nodefraction", PP_SET_FLOAT, OFF(report.nodefraction), 0, "F",
@@ -125,6 +127,10 @@ const struct pp_setting pp_settings[] = {
          "URLs: collect the profile for N seconds (sets ?seconds=N)", true},
         {"timeout", PP_SET_INT, OFF(timeout), 0, "N",
          "URLs: give up after N+5 seconds (1.5 x seconds, or 60)", true},
+        {"add_comment", PP_SET_STRING, OFF(add_comment), 0, "TEXT",
+         "add TEXT to the profile's comments (see comments)", true},
+        {"buildid", PP_SET_STRING, OFF(buildid), 0, "ID",
+         "build-id of the main binary when the profile has none", true},
         {"folded_type", PP_SET_STRING, OFF(folded_type), 0, "TYPE[/UNIT]",
          "sample type of folded-stack input (samples/count)", true},
         {"max-size", PP_SET_SIZE, OFF(max_size), 0, "BYTES",
@@ -209,6 +215,9 @@ void pp_cli_config_release(struct pp_cli_config *c)
 	free(c->symbolize);
 	free(c->folded_type);
 	c->folded_type = NULL;
+	free(c->add_comment);
+	free(c->buildid);
+	c->add_comment = c->buildid = NULL;
 	free(c->http);
 	c->http = NULL;
 	c->source_path = c->trim_path = c->symbolize = NULL;
@@ -369,6 +378,10 @@ void pp_setting_format(const struct pp_setting *s,
 		                 ? "true"
 		                 : "false");
 		return;
+	case PP_SET_SORT_NAME:
+		snprintf(buf, size, "%s",
+		         *(const bool *)field ? "cum" : "flat");
+		return;
 	default:
 		break;
 	}
@@ -492,6 +505,17 @@ int pp_setting_apply(const struct pp_setting *s, struct pp_cli_config *c,
 		return 0;
 	case PP_SET_SORT:
 		*(bool *)field = s->alias_value != 0;
+		return 0;
+	case PP_SET_SORT_NAME:
+		if (!value)
+			goto missing;
+		if (strcmp(value, "cum") != 0 && strcmp(value, "flat") != 0) {
+			snprintf(err, errsize,
+			         "invalid sort \"%s\": want flat or cum",
+			         value);
+			return -1;
+		}
+		*(bool *)field = value[0] == 'c';
 		return 0;
 	case PP_SET_INT: {
 		long v;

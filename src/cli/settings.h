@@ -31,6 +31,10 @@ struct pp_cli_config {
 	uint64_t max_size; /* 0 = default */
 	char *folded_type; /* folded-stack input's sample type; NULL =
 	                      samples/count */
+	/* pprof's -add_comment (a comment added to the loaded profile) and
+	 * -buildid (the main mapping's build-id when it has none); owned,
+	 * NULL = unset. */
+	char *add_comment, *buildid;
 	/* Fetching over HTTP: pprof's -seconds and -timeout; 0 = unset. */
 	int seconds, timeout;
 	/* Filters (owned copies; NULL = unset), as pprof/transform.h. */
@@ -75,6 +79,8 @@ enum pp_setting_kind {
 	PP_SET_ALIAS_SAMPLE_INDEX,
 	/* -flat / -cum pick the sort order */
 	PP_SET_SORT,
+	/* sort=flat|cum: the same choice by name (pprof's shell and URLs) */
+	PP_SET_SORT_NAME,
 };
 
 struct pp_setting {

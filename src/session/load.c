@@ -114,6 +114,30 @@ static int symbolize(struct pp_ctx *ctx, const struct pp_load_opts *o,
 	return pp_symbolize(ctx, p, &so);
 }
 
+/* pprof's -buildid: only a main mapping without a build-id takes it
+ * (replacing one the profile has is very likely wrong, says pprof). */
+static int set_build_id(struct pp_profile *p, const char *id)
+{
+	struct pp_mapping *m = &p->mappings[0];
+
+	if (!id || !*id || *pp_profile_str(p, m->build_id))
+		return 0;
+	if ((m->build_id = pp_profile_intern(p, id)) == PP_NONE)
+		return pp_error(p->ctx, PP_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int add_comment(struct pp_profile *p, const char *comment)
+{
+	pp_str s;
+
+	if (!comment || !*comment)
+		return 0;
+	if ((s = pp_profile_intern(p, comment)) == PP_NONE)
+		return pp_error(p->ctx, PP_ENOMEM, "out of memory");
+	return pp_profile_add_comment(p, s);
+}
+
 int pp_session__load(struct pp_ctx *ctx, const struct pp_load_opts *o,
                      const char *executable, const char *const *sources,
                      const struct pp_bytes *data, size_t n,
@@ -130,7 +154,8 @@ int pp_session__load(struct pp_ctx *ctx, const struct pp_load_opts *o,
 	if ((err = open_sources(ctx, o, sources, data, n, profs, &remote)) < 0)
 		goto done;
 	for (size_t i = 0; i < n; i++)
-		if ((err = pp_profile_locate(profs[i], executable)) < 0)
+		if ((err = pp_profile_locate(profs[i], executable)) < 0 ||
+		    (err = set_build_id(profs[i], o->buildid)) < 0)
 			goto done;
 	if (n == 1) {
 		*out = profs[0];
@@ -142,7 +167,8 @@ int pp_session__load(struct pp_ctx *ctx, const struct pp_load_opts *o,
 	 * uninteresting (they can only be matched once they have names). */
 	if (err >= 0 &&
 	    ((err = symbolize(ctx, o, executable, *out)) < 0 ||
-	     (err = pp_profile_remove_uninteresting(ctx, *out)) < 0)) {
+	     (err = pp_profile_remove_uninteresting(ctx, *out)) < 0 ||
+	     (err = add_comment(*out, o->add_comment)) < 0)) {
 		pp_profile_free(*out);
 		*out = NULL;
 	}
