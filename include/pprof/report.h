@@ -80,6 +80,7 @@ enum pp_report_kind {
 	PP_REPORT_FLAME,
 	PP_REPORT_SPEEDSCOPE,
 	PP_REPORT_FOLDED,
+	PP_REPORT_CALLGRIND,
 	PP_REPORT_HEADER, /* the header lines only (the shell's start) */
 	PP_REPORT_CHECK,  /* two profiles: see pp_session_report */
 };
@@ -179,6 +180,15 @@ int pp_report_speedscope(struct pp_report *r, FILE *out);
  * a bad regex with PP_EUSAGE.
  */
 int pp_report_tree(struct pp_report *r, const char *symbol, FILE *out);
+
+/*
+ * The call graph in callgrind's format (`callgrind`; kcachegrind and
+ * callgrind_annotate read it), as pprof writes it: every node at address
+ * granularity, untrimmed, with its binary, file, function, line and flat
+ * cost, and its calls with their inclusive costs. Costs are whole numbers
+ * in the smallest unit that holds the smallest value (-unit overrides).
+ */
+int pp_report_callgrind(struct pp_report *r, FILE *out);
 
 /* Every sample's stack with its value and labels (`traces`). */
 int pp_report_traces(struct pp_report *r, FILE *out);

@@ -10,6 +10,8 @@ static int run_html(struct pp_report *r, const char *arg, FILE *out)
 	return pp_web_html(r, out);
 }
 
+static const char *const kcachegrind[] = {"kcachegrind", NULL};
+
 const struct pp_command pp_commands[] = {
         {.name = "top",
          .kind = PP_REPORT_TOP,
@@ -34,6 +36,7 @@ const struct pp_command pp_commands[] = {
         {.name = "proto",
          .binary = true,
          .kind = PP_REPORT_PROTO,
+         .ext = "pb.gz",
          .help = "the profile as gzip'd profile.proto (merged, filtered)"},
         {.name = "traces",
          .kind = PP_REPORT_TRACES,
@@ -71,6 +74,17 @@ const struct pp_command pp_commands[] = {
         {.name = "speedscope",
          .kind = PP_REPORT_SPEEDSCOPE,
          .help = "a speedscope JSON file (speedscope.app opens it)"},
+        {.name = "callgrind",
+         .binary = true,
+         .kind = PP_REPORT_CALLGRIND,
+         .help = "the call graph in callgrind format (kcachegrind, "
+                 "callgrind_annotate)",
+         .ext = "callgraph.out"},
+        {.name = "kcachegrind",
+         .kind = PP_REPORT_CALLGRIND,
+         .help = "the callgrind file opened with kcachegrind",
+         .viewers = kcachegrind,
+         .ext = "grind"},
         {.name = "folded",
          .kind = PP_REPORT_FOLDED,
          .help = "collapsed stacks, one \"root;...;leaf value\" line each"},

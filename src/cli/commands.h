@@ -20,6 +20,13 @@ struct pp_command {
 	/* A front end's own printer on the report (html), run instead of
 	 * kind; NULL: the library's report. */
 	int (*run)(struct pp_report *r, const char *arg, FILE *out);
+	/* Opened with a program instead of printed (cli/viewer.h): the
+	 * programs tried in turn, "NAME [ARGS]", NULL-ended; "$BROWSER" is
+	 * that variable. NULL: printed. */
+	const char *const *viewers;
+	/* The extension of a file the report is written to by the shell or
+	 * for a viewer ("pb.gz"); NULL: the command's name. */
+	const char *ext;
 };
 
 typedef int (*pp_command_run_fn)(struct pp_report *r, const char *arg,

@@ -9,6 +9,7 @@
 #include "cli/output.h"
 #include "cli/pipeline.h"
 #include "cli/tty.h"
+#include "cli/viewer.h"
 
 /* pprof's lines, as pprof prints them. */
 static void progress(void *data, const char *msg)
@@ -78,9 +79,38 @@ void pp_cli_view_opts(const struct pp_cli_config *cfg, struct pp_view_opts *o)
 	*o = v;
 }
 
+static int run_to_output(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                         const struct pp_command *cmd, const char *arg,
+                         struct pp_session *s);
+
 int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                const struct pp_command *cmd, const char *arg,
                struct pp_session *s)
+{
+	struct pp_cli_config c;
+	char *path = NULL;
+	int err;
+
+	if (!cmd->viewers)
+		return run_to_output(ctx, cfg, cmd, arg, s);
+	/* Written to -output FILE or a file of its own, then opened. */
+	c = *cfg;
+	if (!c.output) {
+		if ((err = pp_cli_viewer_file(ctx, cmd, &path)) < 0)
+			return err;
+		c.output = path;
+	}
+	if ((err = run_to_output(ctx, &c, cmd, arg, s)) >= 0)
+		pp_cli_viewer_open(cmd, c.output);
+	else if (path)
+		unlink(path);
+	free(path);
+	return err;
+}
+
+static int run_to_output(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                         const struct pp_command *cmd, const char *arg,
+                         struct pp_session *s)
 {
 	struct pp_atomic_file af = {0};
 	struct pp_view_opts view;

@@ -252,8 +252,8 @@ static int reserve_file(struct pp_shell *sh, const char *dir,
 
 static const char *file_ext(const struct pp_command *cmd)
 {
-	if (strcmp(cmd->name, "proto") == 0)
-		return "pb.gz";
+	if (cmd->ext)
+		return cmd->ext;
 	if (strcmp(cmd->name, "flame") == 0)
 		return "svg";
 	return cmd->name;

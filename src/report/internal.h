@@ -102,6 +102,12 @@ int pp_report__cache_store(struct pp_report *r,
                            const struct pp_report__cache_key *key);
 int pp_report__compute_names(struct pp_report *r);
 void pp_report__select_output_unit(struct pp_report *r);
+/* The same; integral (callgrind, which prints whole numbers only): the
+ * smallest value's unit, never a larger one that would show it as 0.01. */
+void pp_report__choose_output_unit(struct pp_report *r, bool integral);
+/* r->order: the graph's nodes that have any value (those -drop_negative
+ * leaves out not counted), in report order (flat or, -cum, cum). */
+int pp_report__select_order(struct pp_report *r);
 /* fmt.Sprint order of two nodes' infos: pprof's last tie-breaker. */
 int pp_report__info_cmp(const struct pp_report *r, uint32_t a, uint32_t b);
 

@@ -277,7 +277,7 @@ static void sort_nodes(const struct pp_report *r, uint32_t *v, uint32_t *tmp,
 }
 
 /* The nodes that have any value, in report order. */
-static int select_order(struct pp_report *r)
+int pp_report__select_order(struct pp_report *r)
 {
 	struct pp_graph *g = r->graph;
 	uint32_t *tmp;
@@ -302,6 +302,11 @@ static int select_order(struct pp_report *r)
 }
 
 void pp_report__select_output_unit(struct pp_report *r)
+{
+	pp_report__choose_output_unit(r, false);
+}
+
+void pp_report__choose_output_unit(struct pp_report *r, bool integral)
 {
 	struct pp_graph *g = r->graph;
 	int64_t min_value = 0, max_value = r->total;
@@ -328,7 +333,8 @@ void pp_report__select_output_unit(struct pp_report *r)
 	pp_scale(min_value, r->sample_unit, "minimum", &min_unit);
 	pp_scale(max_value, r->sample_unit, "minimum", &max_unit);
 	unit = min_unit;
-	if (strcmp(min_unit, max_unit) != 0 && min_value * 100 < max_value)
+	if (!integral && strcmp(min_unit, max_unit) != 0 &&
+	    min_value * 100 < max_value)
 		pp_scale(100 * min_value, r->sample_unit, "minimum", &unit);
 	r->output_unit = *unit ? unit : r->sample_unit;
 }
@@ -511,7 +517,7 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 	                   &edge_cutoff);
 	r->dropped_nodes = 0;
 
-	if ((err = select_order(r)) < 0)
+	if ((err = pp_report__select_order(r)) < 0)
 		return err;
 	if (node_cutoff > 0) {
 		uint32_t nkept = pp_report__keep_over(r, node_cutoff);
@@ -519,7 +525,7 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 		if (nkept != r->norder) {
 			r->dropped_nodes = r->norder - nkept;
 			pp_graph_drop_unkept(g, r->kept);
-			if ((err = select_order(r)) < 0)
+			if ((err = pp_report__select_order(r)) < 0)
 				return err;
 		}
 	}
@@ -529,7 +535,7 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 		for (int i = 0; i < nodecount; i++)
 			r->kept[r->order[i]] = true;
 		pp_graph_drop_unkept(g, r->kept);
-		if ((err = select_order(r)) < 0)
+		if ((err = pp_report__select_order(r)) < 0)
 			return err;
 	}
 	if (r->all_edges) {

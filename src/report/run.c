@@ -40,6 +40,8 @@ int pp_report_run(struct pp_report *r, enum pp_report_kind kind,
 		return pp_report_speedscope(r, out);
 	case PP_REPORT_FOLDED:
 		return pp_report_folded(r, out);
+	case PP_REPORT_CALLGRIND:
+		return pp_report_callgrind(r, out);
 	case PP_REPORT_HEADER:
 		return pp_report_header(r, out);
 	case PP_REPORT_CHECK:

@@ -1,0 +1,320 @@
+/* The callgrind format (`callgrind`, `kcachegrind`), as pprof writes it:
+ * the untrimmed graph at address granularity with binary names, one cost
+ * line per node in report order and one call record per out-edge.
+ *
+ * pprof's quirks are kept, since kcachegrind and callgrind_annotate read
+ * them and the goldens pin them: a call's address is relative to the
+ * previous node's address (not its caller's), edge costs are the edges'
+ * raw weights (node costs divide by -mean's count), and -divide_by only
+ * chooses the unit. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "pprof/format.h"
+#include "pprof/source.h"
+#include "report/internal.h"
+#include "util/goint.h"
+
+/* callgrind's name compression: "(N) name" the first time a name is
+ * written, "(N)" after; "" for no name. Names are told apart by their text,
+ * as pprof's maps are (N is the name's index in the table, which holds ""
+ * at 0). */
+static int put_name(struct pp_ctx *ctx, FILE *out, const char *tag,
+                    struct pp_strtab *t, const char *text)
+{
+	uint32_t before = pp_strtab_count(t);
+	pp_str id;
+
+	fputs(tag, out);
+	if (!text[0]) {
+		fputc('\n', out);
+		return 0;
+	}
+	if ((id = pp_strtab_intern(t, text, strlen(text))) == PP_NONE)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	if (pp_strtab_count(t) == before)
+		fprintf(out, "(%" PRIu32 ")\n", id);
+	else
+		fprintf(out, "(%" PRIu32 ") %s\n", id, text);
+	return 0;
+}
+
+/* A position: absolute ("0x4010a0"), "*" for the previous one, or
+ * "+12"/"-3" relative to it when that is shorter. */
+static void put_address(FILE *out, const struct pp_node *prev, uint64_t addr)
+{
+	char abs[32], rel[32];
+
+	snprintf(abs, sizeof(abs), "%#" PRIx64, addr);
+	if (addr == 0)
+		snprintf(abs, sizeof(abs), "0x0");
+	if (!prev) {
+		fputs(abs, out);
+		return;
+	}
+	if (prev->info.address == addr) {
+		fputc('*', out);
+		return;
+	}
+	snprintf(rel, sizeof(rel), "%+" PRId64,
+	         (int64_t)(addr - prev->info.address));
+	fputs(strlen(rel) < strlen(abs) ? rel : abs, out);
+}
+
+struct cg {
+	struct pp_report *r;
+	const char **file;    /* per node: its file, path trimmed */
+	uint32_t *fn_index;   /* per node: 1-based index among its namesakes */
+	uint32_t *fn_count;   /* per node: how many namesakes; 1: none */
+	uint32_t *edge_first; /* out-edges of node n: edge_ord[first[n]..] */
+	uint32_t *edge_ord;
+	struct pp_strtab *obs, *fls, *fns;
+};
+
+/* A node as its namesakes are found: same file and name. */
+struct namesake {
+	pp_str name, objfile;
+	const char *file;
+	int64_t start_line;
+	uint32_t pos; /* in report order */
+};
+
+static int cmp_namesake(const void *pa, const void *pb)
+{
+	const struct namesake *a = pa, *b = pb;
+	int c;
+
+	if (a->name != b->name)
+		return a->name < b->name ? -1 : 1;
+	if ((c = strcmp(a->file, b->file)) != 0)
+		return c;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* pprof's getDisambiguatedNames: nodes of one file and name but of
+ * different functions (another binary, another start line) are told apart
+ * as "name [i/n]", i in the order the functions first appear in the
+ * report. Sorted into groups of namesakes, so linear in the nodes but for
+ * the sort and the (few) functions of each group. */
+static int disambiguate(struct cg *c)
+{
+	struct pp_report *r = c->r;
+	const struct pp_graph *g = r->graph;
+	struct namesake *v;
+	uint32_t *rep;
+
+	v = pp_malloc(r->ctx, ((size_t)r->norder + 1) * sizeof(*v));
+	rep = pp_malloc(r->ctx, ((size_t)r->norder + 1) * sizeof(*rep));
+	if (!v || !rep) {
+		pp_free(r->ctx, v);
+		pp_free(r->ctx, rep);
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	}
+	for (uint32_t i = 0; i < r->norder; i++) {
+		const struct pp_node *n = &g->nodes[r->order[i]];
+
+		v[i].name = n->info.name;
+		v[i].objfile = n->info.objfile;
+		v[i].file = c->file[r->order[i]];
+		v[i].start_line = n->info.start_line;
+		v[i].pos = i;
+	}
+	qsort(v, r->norder, sizeof(*v), cmp_namesake);
+	for (uint32_t i = 0, j; i < r->norder; i = j) {
+		uint32_t nfn = 0;
+
+		for (j = i; j < r->norder && v[j].name == v[i].name &&
+		            strcmp(v[j].file, v[i].file) == 0;
+		     j++) {
+			uint32_t k, fn = 0;
+
+			/* The function's first node, among the first
+			 * nodes of the functions seen (rep[0..nfn)). */
+			for (k = 0; k < nfn; k++)
+				if (v[rep[k]].objfile == v[j].objfile &&
+				    v[rep[k]].start_line == v[j].start_line)
+					break;
+			if (k == nfn)
+				rep[nfn++] = j;
+			fn = k + 1;
+			c->fn_index[r->order[v[j].pos]] = fn;
+		}
+		for (uint32_t k = i; k < j; k++)
+			c->fn_count[r->order[v[k].pos]] = nfn;
+	}
+	pp_free(r->ctx, v);
+	pp_free(r->ctx, rep);
+	return 0;
+}
+
+/* Out-edges grouped by source, each group in pprof's edge order. */
+static int index_edges(struct cg *c)
+{
+	struct pp_report *r = c->r;
+	const struct pp_graph *g = r->graph;
+	uint32_t *fill;
+
+	c->edge_first =
+	        pp_calloc(r->ctx, (size_t)g->nnodes + 1, sizeof(uint32_t));
+	c->edge_ord =
+	        pp_malloc(r->ctx, ((size_t)g->nedges + 1) * sizeof(uint32_t));
+	fill = pp_calloc(r->ctx, (size_t)g->nnodes + 1, sizeof(uint32_t));
+	if (!c->edge_first || !c->edge_ord || !fill) {
+		pp_free(r->ctx, fill);
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	}
+	for (uint32_t e = 0; e < g->nedges; e++)
+		c->edge_first[g->edges[e].src + 1]++;
+	for (uint32_t n = 0; n < g->nnodes; n++)
+		c->edge_first[n + 1] += c->edge_first[n];
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		uint32_t s = g->edges[e].src;
+
+		c->edge_ord[c->edge_first[s] + fill[s]++] = e;
+	}
+	pp_free(r->ctx, fill);
+	/* Groups are small: insertion sort. */
+	for (uint32_t n = 0; n < g->nnodes; n++) {
+		uint32_t *v = c->edge_ord + c->edge_first[n];
+		uint32_t len = c->edge_first[n + 1] - c->edge_first[n];
+
+		for (uint32_t i = 1; i < len; i++) {
+			uint32_t x = v[i], j;
+
+			for (j = i;
+			     j > 0 && pp_report__edge_cmp(r, v[j - 1], x) > 0;
+			     j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	}
+	return 0;
+}
+
+static int64_t scaled(const struct pp_report *r, int64_t v)
+{
+	const char *unit;
+
+	return pp_go_int64(pp_scale(v, r->sample_unit, r->output_unit, &unit));
+}
+
+static int print_node(struct cg *c, uint32_t n, const struct pp_node *prev,
+                      FILE *out)
+{
+	struct pp_report *r = c->r;
+	const struct pp_graph *g = r->graph;
+	const struct pp_profile *p = r->prof;
+	const struct pp_node *node = &g->nodes[n];
+	int err;
+
+	if (!prev || node->info.objfile != prev->info.objfile ||
+	    node->info.name != prev->info.name ||
+	    strcmp(c->file[n], c->file[prev - g->nodes])) {
+		fputc('\n', out);
+		if ((err = put_name(r->ctx, out, "ob=", c->obs,
+		                    pp_profile_str(p, node->info.objfile))) <
+		            0 ||
+		    (err = put_name(r->ctx, out, "fl=", c->fls, c->file[n])) <
+		            0 ||
+		    (err = put_name(r->ctx, out, "fn=", c->fns,
+		                    pp_profile_str(p, node->info.name))) < 0)
+			return err;
+	}
+	put_address(out, prev, node->info.address);
+	fprintf(out, " %" PRId64 " %" PRId64 "\n", node->info.lineno,
+	        scaled(r, pp_node_flat(node)));
+	for (uint32_t i = c->edge_first[n]; i < c->edge_first[n + 1]; i++) {
+		const struct pp_edge *e = &g->edges[c->edge_ord[i]];
+		const char *name =
+		        pp_profile_str(p, g->nodes[e->dst].info.name);
+		char buf[4096];
+
+		/* An edge into a node with no value (a -diff_base that
+		 * cancels out) names no function, as pprof's lookup of a
+		 * node outside its graph gives "". */
+		if (!c->fn_index[e->dst])
+			name = "";
+		else if (c->fn_count[e->dst] > 1) {
+			snprintf(buf, sizeof(buf),
+			         "%s [%" PRIu32 "/%" PRIu32 "]", name,
+			         c->fn_index[e->dst], c->fn_count[e->dst]);
+			name = buf;
+		}
+		if ((err = put_name(r->ctx, out, "cfl=", c->fls,
+		                    c->file[e->dst])) < 0 ||
+		    (err = put_name(r->ctx, out, "cfn=", c->fns, name)) < 0)
+			return err;
+		fputs("calls=0 ", out);
+		put_address(out, prev, g->nodes[e->dst].info.address);
+		fprintf(out, " %" PRId64 "\n", g->nodes[e->dst].info.lineno);
+		fprintf(out, "* * %" PRId64 "\n", scaled(r, e->weight));
+	}
+	return 0;
+}
+
+int pp_report_callgrind(struct pp_report *r, FILE *out)
+{
+	const struct pp_profile *p = r->prof;
+	struct pp_graph_opts go;
+	struct cg c;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	c.r = r;
+	pp_report__graph_opts(r, PP_EDGES_NONE, &go);
+	go.granularity = PP_GRAN_ADDRESSES;
+	go.obj_names = true;
+	if ((err = pp_report__graph(r, &go)) < 0 ||
+	    (err = pp_report__size_order(r)) < 0 ||
+	    (err = pp_report__select_order(r)) < 0)
+		return err;
+	for (uint32_t n = 0; n < r->graph->nnodes; n++)
+		r->kept[n] = true;
+	if ((err = pp_graph_accumulate_kept(r->graph, r->kept)) < 0)
+		return err;
+	pp_report__choose_output_unit(r, true);
+
+	c.file = pp_malloc(r->ctx,
+	                   ((size_t)r->graph->nnodes + 1) * sizeof(*c.file));
+	c.fn_index = pp_calloc(r->ctx, (size_t)r->graph->nnodes + 1,
+	                       sizeof(uint32_t));
+	c.fn_count = pp_calloc(r->ctx, (size_t)r->graph->nnodes + 1,
+	                       sizeof(uint32_t));
+	c.obs = pp_strtab_new(r->ctx);
+	c.fls = pp_strtab_new(r->ctx);
+	c.fns = pp_strtab_new(r->ctx);
+	if (!c.file || !c.fn_index || !c.fn_count || !c.obs || !c.fls ||
+	    !c.fns) {
+		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (uint32_t n = 0; n < r->graph->nnodes; n++) {
+		const char *f = pp_profile_str(p, r->graph->nodes[n].info.file);
+
+		c.file[n] = f + pp_source_trim_path(f, r->opts.trim_path,
+		                                    r->opts.source_path);
+	}
+	if ((err = disambiguate(&c)) < 0 || (err = index_edges(&c)) < 0)
+		goto done;
+
+	fprintf(out, "positions: instr line\nevents: %s%s(%s)\n",
+	        r->opts.mean ? "mean_" : "", r->sample_type, r->output_unit);
+	for (uint32_t i = 0; i < r->norder && err >= 0; i++)
+		err = print_node(&c, r->order[i],
+		                 i ? &r->graph->nodes[r->order[i - 1]] : NULL,
+		                 out);
+	if (err >= 0 && ferror(out))
+		err = pp_error(r->ctx, PP_EIO, "write error");
+done:
+	/* The graph's edges and unit are this report's own. */
+	r->cached.valid = false;
+	pp_free(r->ctx, c.file);
+	pp_free(r->ctx, c.fn_index);
+	pp_free(r->ctx, c.fn_count);
+	pp_free(r->ctx, c.edge_first);
+	pp_free(r->ctx, c.edge_ord);
+	pp_strtab_free(c.obs);
+	pp_strtab_free(c.fls);
+	pp_strtab_free(c.fns);
+	return err;
+}
