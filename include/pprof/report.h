@@ -81,6 +81,9 @@ enum pp_report_kind {
 	PP_REPORT_SPEEDSCOPE,
 	PP_REPORT_FOLDED,
 	PP_REPORT_CALLGRIND,
+	PP_REPORT_TOPPROTO,
+	PP_REPORT_GIF,
+	PP_REPORT_PS,
 	PP_REPORT_HEADER, /* the header lines only (the shell's start) */
 	PP_REPORT_CHECK,  /* two profiles: see pp_session_report */
 };
@@ -131,7 +134,8 @@ int pp_report_dot(struct pp_report *r, FILE *out);
 
 /*
  * The same graph laid out and drawn by graphviz (cgraph + gvc, in
- * process): format is "svg", "png" or "pdf" (else PP_EUSAGE). The SVG can
+ * process): format is "svg", "png", "pdf", "gif" or "ps" (else
+ * PP_EUSAGE). The SVG can
  * be panned (drag) and zoomed (wheel) in a browser by an inline script.
  * Graphviz failures are PP_EUNSUPPORTED with graphviz's reason.
  */
@@ -189,6 +193,13 @@ int pp_report_tree(struct pp_report *r, const char *symbol, FILE *out);
  * in the smallest unit that holds the smallest value (-unit overrides).
  */
 int pp_report_callgrind(struct pp_report *r, FILE *out);
+
+/*
+ * top's table as a gzip'd profile.proto (`topproto`), as pprof writes it:
+ * sample types cum and flat in the output unit, one sample per node of
+ * top (trimmed as top is) at a location of its own.
+ */
+int pp_report_topproto(struct pp_report *r, FILE *out);
 
 /* Every sample's stack with its value and labels (`traces`). */
 int pp_report_traces(struct pp_report *r, FILE *out);

@@ -11,6 +11,12 @@ static int run_html(struct pp_report *r, const char *arg, FILE *out)
 }
 
 static const char *const kcachegrind[] = {"kcachegrind", NULL};
+/* pprof's viewers, with the desktop's own (xdg-open) when they are
+ * missing. */
+static const char *const browser[] = {"$BROWSER", "xdg-open", NULL};
+static const char *const eog[] = {"eog", "xdg-open", NULL};
+static const char *const evince[] = {"evince", "xdg-open", NULL};
+static const char *const gv[] = {"gv --noantialias", "xdg-open", NULL};
 
 const struct pp_command pp_commands[] = {
         {.name = "top",
@@ -38,6 +44,11 @@ const struct pp_command pp_commands[] = {
          .kind = PP_REPORT_PROTO,
          .ext = "pb.gz",
          .help = "the profile as gzip'd profile.proto (merged, filtered)"},
+        {.name = "topproto",
+         .binary = true,
+         .kind = PP_REPORT_TOPPROTO,
+         .help = "top's table as gzip'd profile.proto (cum and flat)",
+         .ext = "pb.gz"},
         {.name = "traces",
          .kind = PP_REPORT_TRACES,
          .help = "every sample's stack with its value and labels"},
@@ -56,6 +67,39 @@ const struct pp_command pp_commands[] = {
         {.name = "svg",
          .kind = PP_REPORT_SVG,
          .help = "the call graph drawn as SVG (pan and zoom in a browser)"},
+        {.name = "gif",
+         .binary = true,
+         .kind = PP_REPORT_GIF,
+         .help = "the call graph drawn as GIF"},
+        {.name = "ps",
+         .binary = true,
+         .kind = PP_REPORT_PS,
+         .help = "the call graph drawn as PostScript"},
+        {.name = "web",
+         .kind = PP_REPORT_SVG,
+         .help = "the call graph as SVG, opened in the browser",
+         .viewers = browser,
+         .ext = "svg"},
+        {.name = "webflame",
+         .kind = PP_REPORT_FLAME,
+         .help = "the flame graph, opened in the browser",
+         .viewers = browser,
+         .ext = "svg"},
+        {.name = "eog",
+         .kind = PP_REPORT_SVG,
+         .help = "the call graph as SVG, opened with eog",
+         .viewers = eog,
+         .ext = "svg"},
+        {.name = "evince",
+         .kind = PP_REPORT_PDF,
+         .help = "the call graph as PDF, opened with evince",
+         .viewers = evince,
+         .ext = "pdf"},
+        {.name = "gv",
+         .kind = PP_REPORT_PS,
+         .help = "the call graph as PostScript, opened with gv",
+         .viewers = gv,
+         .ext = "ps"},
         {.name = "png",
          .binary = true,
          .kind = PP_REPORT_PNG,

@@ -337,7 +337,7 @@ static int command_args(struct pp_shell *sh, const struct pp_tokens *t,
  * (owned by the caller), if any. */
 static int run_report(struct pp_shell *sh, const struct pp_command *cmd,
                       int count, const struct pp_tokens *t, size_t i,
-                      const char *tmpdir, char **written)
+                      char **written)
 {
 	struct pp_cli_config c;
 	const char *regex = NULL;
@@ -361,12 +361,11 @@ static int run_report(struct pp_shell *sh, const struct pp_command *cmd,
 	if (c.report.nodecount < 0 &&
 	    (strcmp(cmd->name, "top") == 0 || strcmp(cmd->name, "text") == 0))
 		c.report.nodecount = 10;
-	if (!c.output && (cmd->binary || tmpdir)) {
+	if (!c.output && cmd->binary) {
 		/* Binary output never goes to the screen: pprof writes it to
 		 * the next free profileNNN file instead. */
-		if ((err = reserve_file(sh, tmpdir,
-		                        tmpdir ? "pprof-c." : "profile",
-		                        file_ext(cmd), &c.output)) < 0)
+		if ((err = reserve_file(sh, NULL, "profile", file_ext(cmd),
+		                        &c.output)) < 0)
 			goto done;
 	}
 	if ((err = prepare(sh, &c, cmd->kind)) < 0)
@@ -381,47 +380,6 @@ static int run_report(struct pp_shell *sh, const struct pp_command *cmd,
 done:
 	pp_cli_config_release(&c);
 	return err;
-}
-
-/* web, webflame: the picture in a temporary file, opened with xdg-open
- * when there is a display to open it on; its path printed either way. */
-static int run_web(struct pp_shell *sh, const char *report,
-                   const struct pp_tokens *t)
-{
-	const struct pp_command *cmd;
-	const char *tmpdir = getenv("TMPDIR");
-	char *path = NULL;
-	int count, err;
-
-	if (!(cmd = pp_command_find(report, &count)))
-		return pp_error(sh->ctx, PP_EUNSUPPORTED,
-		                "%s: this build has no %s report", t->v[0],
-		                report);
-	if (!tmpdir || !*tmpdir)
-		tmpdir = "/tmp";
-	if ((err = run_report(sh, cmd, -1, t, 1, tmpdir, &path)) < 0)
-		return err;
-	if ((getenv("DISPLAY") && *getenv("DISPLAY")) ||
-	    (getenv("WAYLAND_DISPLAY") && *getenv("WAYLAND_DISPLAY"))) {
-		char *argv[] = {(char *)"xdg-open", path, NULL};
-		pid_t pid;
-
-		/* The viewer outlives the command; xdg-open itself returns
-		 * as soon as it has handed the file on, so wait for it. */
-		if (posix_spawnp(&pid, "xdg-open", NULL, NULL, argv, environ) ==
-		    0) {
-			waitpid(pid, NULL, 0);
-		} else {
-			fprintf(stderr,
-			        "could not run xdg-open; open %s "
-			        "in a browser\n",
-			        path);
-		}
-	} else {
-		printf("%s\n", path);
-	}
-	free(path);
-	return 0;
 }
 
 /* ---- one line ------------------------------------------------------------ */
@@ -461,10 +419,6 @@ static int dispatch(struct pp_shell *sh, const struct pp_tokens *t, bool *quit)
 		sh->cfg = c;
 		return 0;
 	}
-	if (strcmp(name, "web") == 0)
-		return run_web(sh, "svg", t);
-	if (strcmp(name, "webflame") == 0)
-		return run_web(sh, "flame", t);
 	/* name=value; also `name = value` and `name value`. */
 	if ((eq = strchr(name, '=')) && eq != name) {
 		char setting[128];
@@ -481,7 +435,7 @@ static int dispatch(struct pp_shell *sh, const struct pp_tokens *t, bool *quit)
 		return set_option(sh, s, eq + 1);
 	}
 	if ((cmd = pp_command_find(name, &count))) {
-		err = run_report(sh, cmd, count, t, 1, NULL, &written);
+		err = run_report(sh, cmd, count, t, 1, &written);
 		free(written);
 		return err;
 	}

@@ -1,6 +1,6 @@
 /*
- * svg, png and pdf: the DOT call graph laid out and drawn in process by
- * graphviz's cgraph and gvc libraries, with no `dot` subprocess. The SVG
+ * svg, png, pdf, gif and ps: the DOT call graph laid out and drawn in process
+ * by graphviz's cgraph and gvc libraries, with no `dot` subprocess. The SVG
  * gets a small inline pan/zoom script (panzoom_script.c), its drawing
  * wrapped in a g#viewport that the script transforms, and a size of 100%
  * so it fills a browser window.
@@ -85,7 +85,8 @@ int pp_report_render(struct pp_report *r, const char *format, FILE *out)
 	int err;
 
 	if (strcmp(format, "svg") != 0 && strcmp(format, "png") != 0 &&
-	    strcmp(format, "pdf") != 0)
+	    strcmp(format, "pdf") != 0 && strcmp(format, "gif") != 0 &&
+	    strcmp(format, "ps") != 0)
 		return pp_error(r->ctx, PP_EUSAGE, "unknown picture format %s",
 		                format);
 	mem = open_memstream(&dot, &dot_len);

@@ -42,6 +42,12 @@ int pp_report_run(struct pp_report *r, enum pp_report_kind kind,
 		return pp_report_folded(r, out);
 	case PP_REPORT_CALLGRIND:
 		return pp_report_callgrind(r, out);
+	case PP_REPORT_TOPPROTO:
+		return pp_report_topproto(r, out);
+	case PP_REPORT_GIF:
+		return pp_report_render(r, "gif", out);
+	case PP_REPORT_PS:
+		return pp_report_render(r, "ps", out);
 	case PP_REPORT_HEADER:
 		return pp_report_header(r, out);
 	case PP_REPORT_CHECK:

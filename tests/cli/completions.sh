@@ -27,7 +27,7 @@ expect() {
 
 cd "$TMP" || exit 1
 expect "peek" pe
-expect "pdf peek png proto" p
+expect "pdf peek png proto ps" p
 expect "-sample_index=" -sam
 expect "-nodecount= -nodefraction=" -node
 expect "-sample_index=alloc_objects -sample_index=alloc_space" -sample_index=alloc
