@@ -23,6 +23,28 @@ static bool file_exists(const char *path)
 	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
+/* Could word be meant as a command: a lowercase word of letters, digits
+ * and '_', as every report's name is (never a path, a URL or host:port)? */
+static bool command_like(const char *w)
+{
+	if (!(*w >= 'a' && *w <= 'z'))
+		return false;
+	for (; *w; w++)
+		if (!((*w >= 'a' && *w <= 'z') || (*w >= '0' && *w <= '9') ||
+		      *w == '_'))
+			return false;
+	return true;
+}
+
+/* Is there a word after argv[i] that is not an option? */
+static bool more_words(int argc, char **argv, int i)
+{
+	for (i++; i < argc; i++)
+		if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)
+			return true;
+	return false;
+}
+
 static int set_command(struct pp_cli_args *a, const struct pp_command *c,
                        int count, char *err, size_t errsize)
 {
@@ -147,6 +169,18 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli_args *a, char *err,
 				want_count = strcmp(c->name, "top") == 0 &&
 				             count < 0;
 				continue;
+			}
+			/* "pprof-c frob cpu.pb.gz": a word where the
+			 * command goes, naming neither a command nor a
+			 * file, is a mistyped command, not a missing
+			 * profile. */
+			if (!c && command_like(arg) && !file_exists(arg) &&
+			    more_words(argc, argv, i)) {
+				snprintf(err, errsize,
+				         "unknown command \"%s\" (and no file "
+				         "of that name)",
+				         arg);
+				return -1;
 			}
 		}
 		a->sources[a->nsources++] = arg;
