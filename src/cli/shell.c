@@ -167,8 +167,9 @@ fail:
 
 static void print_help(void)
 {
-	printf("Commands (each takes [N] [-cum] [-OPTION=VALUE...] "
-	       "[> FILE]):\n");
+	printf("Commands (each takes [N] [-cum] [FOCUS_REGEX]... "
+	       "[-IGNORE_REGEX]...\n[-OPTION=VALUE]... [> FILE]; for tags the "
+	       "regexes filter labels):\n");
 	for (size_t i = 0; i < pp_ncommands; i++) {
 		char left[32];
 
@@ -259,40 +260,91 @@ static const char *file_ext(const struct pp_command *cmd)
 	return cmd->name;
 }
 
+/* a|b: pprof's catRegex, the words of one kind joined. *out: free(). */
+static int cat_regex(struct pp_shell *sh, char **out, const char *w)
+{
+	size_t have = *out ? strlen(*out) : 0, len = strlen(w);
+	char *s;
+
+	if (!len)
+		return 0;
+	if (!(s = realloc(*out, have + len + 2)))
+		return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
+	if (have)
+		s[have++] = '|';
+	memcpy(s + have, w, len + 1);
+	*out = s;
+	return 0;
+}
+
+/* The words gathered by command_args set for this command: focus and
+ * ignore, or for tags tagfocus and tagignore (pprof filters the labels
+ * there, not the functions). */
+static int apply_words(struct pp_shell *sh, struct pp_cli_config *c, bool tags,
+                       const char *focus, const char *ignore)
+{
+	const struct pp_setting *s;
+
+	if (focus && (!(s = pp_setting_find(tags ? "tagfocus" : "focus")) ||
+	              apply_setting(sh, c, s, focus) < 0))
+		return PP_EUSAGE;
+	if (ignore && (!(s = pp_setting_find(tags ? "tagignore" : "ignore")) ||
+	               apply_setting(sh, c, s, ignore) < 0))
+		return PP_EUSAGE;
+	return 0;
+}
+
+/* A whole word that is a number (pprof's strconv.ParseInt(w, 10, 32)). */
+static bool node_count(const char *w, int *out)
+{
+	char *end;
+	long n;
+
+	if (!((w[0] >= '0' && w[0] <= '9') ||
+	      ((w[0] == '-' || w[0] == '+') && w[1] >= '0' && w[1] <= '9')))
+		return false;
+	errno = 0;
+	n = strtol(w, &end, 10);
+	if (*end || errno || n > 2147483647L || n < -2147483647L - 1)
+		return false;
+	*out = (int)n;
+	return true;
+}
+
 /*
  * The words after a report command, as pprof's shell reads them: a number
- * is nodecount, -cum/-flat the order, "> FILE" (or -output=FILE) the
- * destination, -NAME[=VALUE] any setting for this command only; other
- * words are focus regexes when there is a focus setting.
+ * is nodecount, -cum the order, "> FILE" the destination; any other word
+ * is a focus regex and a -WORD an ignore regex, several joined with |
+ * (for tags: tagfocus and tagignore), replacing the session's for this
+ * command. pprof-c adds -NAME[=VALUE] for any of its settings (-output
+ * FILE, -nodecount=5, -lines): a -WORD that names no setting is the ignore
+ * regex WORD.
  */
 static int command_args(struct pp_shell *sh, const struct pp_tokens *t,
-                        size_t i, struct pp_cli_config *c)
+                        size_t i, bool tags, struct pp_cli_config *c)
 {
-	for (; i < t->n; i++) {
+	char *focus = NULL, *ignore = NULL;
+	int err = 0;
+
+	for (; i < t->n && err >= 0; i++) {
 		const char *w = t->v[i];
 		const struct pp_setting *s;
+		int count;
 
 		if (t->redirect[i]) {
-			if (i + 1 >= t->n || t->redirect[i + 1])
-				return pp_error(
+			if (i + 1 >= t->n || t->redirect[i + 1]) {
+				err = pp_error(
 				        sh->ctx, PP_EUSAGE,
 				        "unexpected end of line after >");
+				break;
+			}
 			s = pp_setting_find("output");
-			if (!s)
-				return pp_error(sh->ctx, PP_EUSAGE,
-				                "no output option");
-			if (apply_setting(sh, c, s, t->v[++i]) < 0)
-				return PP_EUSAGE;
+			if (!s || apply_setting(sh, c, s, t->v[++i]) < 0)
+				err = PP_EUSAGE;
 			continue;
 		}
-		if (w[0] >= '0' && w[0] <= '9') {
-			char *end;
-			long n = strtol(w, &end, 10);
-
-			if (*end || n > 1000000000)
-				return pp_error(sh->ctx, PP_EUSAGE,
-				                "invalid node count \"%s\"", w);
-			c->report.nodecount = (int)n;
+		if (node_count(w, &count)) {
+			c->report.nodecount = count;
 			continue;
 		}
 		if (w[0] == '-' && w[1]) {
@@ -306,31 +358,32 @@ static int command_args(struct pp_shell *sh, const struct pp_tokens *t,
 				len = sizeof(name) - 1;
 			memcpy(name, body, len);
 			name[len] = '\0';
-			if (!(s = pp_setting_find(name)))
-				return pp_error(sh->ctx, PP_EUSAGE,
-				                "unknown option -%s", name);
+			if (!(s = pp_setting_find(name))) {
+				/* pprof: "top -runtime" ignores runtime. */
+				err = cat_regex(sh, &ignore, w + 1);
+				continue;
+			}
 			if (!value && !pp_setting_is_flag(s)) {
-				if (i + 1 >= t->n)
-					return pp_error(
+				if (i + 1 >= t->n) {
+					err = pp_error(
 					        sh->ctx, PP_EUSAGE,
 					        "option -%s needs a value",
 					        name);
+					break;
+				}
 				value = t->v[++i];
 			}
 			if (apply_setting(sh, c, s, value) < 0)
-				return PP_EUSAGE;
+				err = PP_EUSAGE;
 			continue;
 		}
-		if ((s = pp_setting_find("focus")) &&
-		    s->kind == PP_SET_STRING) {
-			if (apply_setting(sh, c, s, w) < 0)
-				return PP_EUSAGE;
-			continue;
-		}
-		return pp_error(sh->ctx, PP_EUSAGE,
-		                "unexpected argument \"%s\"", w);
+		err = cat_regex(sh, &focus, w);
 	}
-	return 0;
+	if (err >= 0)
+		err = apply_words(sh, c, tags, focus, ignore);
+	free(focus);
+	free(ignore);
+	return err;
 }
 
 /* Run cmd with the words after it; *written is set to the file written
@@ -355,7 +408,7 @@ static int run_report(struct pp_shell *sh, const struct pp_command *cmd,
 		return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
 	if (count >= 0)
 		c.report.nodecount = count;
-	if ((err = command_args(sh, t, i, &c)) < 0)
+	if ((err = command_args(sh, t, i, cmd->kind == PP_REPORT_TAGS, &c)) < 0)
 		goto done;
 	/* pprof's shell shows ten lines of top unless told otherwise. */
 	if (c.report.nodecount < 0 &&

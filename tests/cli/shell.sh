@@ -15,7 +15,7 @@ shell() {
 
 # Transcripts: the same reports as pprof's shell, byte for byte (pprof's
 # prompts, blank lines and Time: lines aside; see regen.sh).
-for x in session:cpu heap:heap session:goroutine merged:goroutine filters:cpu; do
+for x in session:cpu heap:heap session:goroutine merged:goroutine filters:cpu words:cpu; do
 	n=${x%%:*} p=${x##*:}
 	shell "$GO/$p.pb.gz" <"$D/$n.in"
 	sed -e '/^$/d' -e '/^Time: /d' "$TMP/out" >"$TMP/t"
@@ -51,7 +51,7 @@ if grep -q '^nodecount = 12$' "$TMP/out"; then ok; else bad "reset to -nodecount
 
 # Errors: one clear line each, the session goes on, the exit status of a
 # script with a failed command is 1.
-shell "$GO/cpu.pb.gz" < <(printf 'frobnicate\nsample_index=bogus\nnodecount=x\ntop "unbalanced\nnosuch=1\ntop -nosuch\npeek\npeek ^nomatch$\npeek main(\nfocus=main(\ntop >\nsample_index\ntop3\n')
+shell "$GO/cpu.pb.gz" < <(printf 'frobnicate\nsample_index=bogus\nnodecount=x\ntop "unbalanced\nnosuch=1\npeek\npeek ^nomatch$\npeek main(\nfocus=main(\ntop >\nsample_index\ntop3\n')
 expect_status 1 "script with failed commands"
 cat >"$TMP/want" <<'EOT'
 unrecognized command: "frobnicate" (type help for the commands)
@@ -59,7 +59,6 @@ sample_index "bogus" must be one of: [samples cpu]
 invalid value "x" for -nodecount
 unbalanced double quote
 unknown option "nosuch"
-unknown option -nosuch
 command peek requires an argument
 no matches found for regexp: ^nomatch$
 parsing argument regexp main(: missing closing parenthesis at offset 5

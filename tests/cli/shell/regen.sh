@@ -18,3 +18,4 @@ gen heap heap
 gen session goroutine
 gen merged goroutine
 gen filters cpu
+gen words cpu
