@@ -40,7 +40,7 @@ export TZ=UTC LC_ALL=C SRCDIR="$PWD" PPROF_C="$wrap/pprof-c"
 # the real goldens, which is all run.sh needs.
 jobs=()
 for t in tests/cli/errors.sh tests/cli/options.sh tests/cli/http_errors.sh \
-	tests/cli/output.sh tests/cli/hostile.sh \
+	tests/cli/output.sh tests/cli/hostile.sh tests/cli/hostile_outputs.sh \
 	tests/cli/http.sh; do
 	jobs+=("cli $t")
 done

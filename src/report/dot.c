@@ -18,18 +18,26 @@
 
 #define MAX_NODELETS 4
 
-/* Double quotes and backslashes escaped, newlines made left-justified
- * line breaks (pprof's escapeForDot). */
+/* s in a quoted DOT string: pprof's escapeForDot (quotes and
+ * backslashes escaped, newlines made left-justified line breaks), and
+ * what graphviz needs to write valid SVG (escape.c). */
 static void put_escaped(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fprintf(out, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\l", out);
-		else
-			fputc(*s, out);
+	pp_report__put_dot(out, s, strlen(s));
+}
+
+/* A tag's label: its "key:value" parts are joined by a literal "\n"
+ * (visual.c), which stays DOT's line break; the parts are escaped. */
+static void put_label(FILE *out, const char *s)
+{
+	const char *nl;
+
+	while ((nl = strstr(s, "\\n"))) {
+		pp_report__put_dot(out, s, (size_t)(nl - s));
+		fputs("\\n", out);
+		s = nl + 2;
 	}
+	put_escaped(out, s);
 }
 
 /*
@@ -127,36 +135,39 @@ static void put_multiline_name(const struct pp_report *r, struct shortener *sh,
 	if (i->name) {
 		const char *name = shorten_name(sh, pp_profile_str(p, i->name));
 
-		for (const char *s = name; *s; s++) {
+		for (const char *s = name; *s;) {
+			size_t run = strcspn(s, ":.[");
+
+			pp_report__put_dot(out, s, run);
+			s += run;
 			if (*s == ':' && s[1] == ':') {
 				fputs("\\n", out);
-				s++;
+				s += 2;
 			} else if (strncmp(s, "[...]", 5) == 0) {
 				fputs("[\xe2\x80\xa6]", out);
-				s += 4;
+				s += 5;
 			} else if (*s == '.') {
 				fputs("\\n", out);
-			} else if (*s == '\\' || *s == '"') {
-				fprintf(out, "\\%c", *s);
-			} else if (*s == '\n') {
-				fputs("\\l", out);
-			} else {
-				fputc(*s, out);
+				s++;
+			} else if (*s) {
+				fputc(*s++, out);
 			}
 		}
 		fputs("\\n", out);
 	}
 	if (i->lineno) {
-		fprintf(out, "%s:%lld\\n",
-		        pp_path_base(pp_profile_str(p, i->file)),
-		        (long long)i->lineno);
+		put_escaped(out, pp_path_base(pp_profile_str(p, i->file)));
+		fprintf(out, ":%lld\\n", (long long)i->lineno);
 	} else if (i->file) {
-		fprintf(out, "%s\\n", pp_path_base(pp_profile_str(p, i->file)));
+		put_escaped(out, pp_path_base(pp_profile_str(p, i->file)));
+		fputs("\\n", out);
 	} else if (!i->name) {
-		if (i->objfile)
-			fprintf(out, "[%s]\\n",
-			        pp_path_base(pp_profile_str(p, i->objfile)));
-		else
+		if (i->objfile) {
+			fputc('[', out);
+			put_escaped(out, pp_path_base(pp_profile_str(
+			                         p, i->objfile)));
+			fputs("]\\n", out);
+		} else
 			fputs("<unknown>\\n", out);
 	}
 }
@@ -286,7 +297,7 @@ static int put_legend(struct pp_report *r, FILE *out)
 	fputs("\"", out);
 	if (title) {
 		fputs(" tooltip=\"", out);
-		fputs(title, out);
+		put_escaped(out, title);
 		fputs("\"", out);
 	}
 	fputs("] }\n", out);
@@ -504,10 +515,12 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 		if (w == 0)
 			continue;
 		pp_report__format(r, w, ws, sizeof(ws));
+		fprintf(out, "N%s_%u [label = \"", source, g);
+		put_label(out, gr[g].name);
 		fprintf(out,
-		        "N%s_%u [label = \"%s\" id=\"N%s_%u\" fontsize=8 "
-		        "shape=box3d tooltip=\"%s\"]\n",
-		        source, g, gr[g].name, source, g, ws);
+		        "\" id=\"N%s_%u\" fontsize=8 shape=box3d "
+		        "tooltip=\"%s\"]\n",
+		        source, g, ws);
 		fprintf(out,
 		        "%s -> N%s_%u [label=\" %s\" weight=100 tooltip=\"%s\" "
 		        "labeltooltip=\"%s\"%s]\n",
@@ -547,11 +560,12 @@ static int put_nodelets(struct pp_report *r, uint32_t n, uint32_t id,
 			if (w == 0)
 				continue;
 			pp_report__format(r, w, ws, sizeof(ws));
+			fprintf(out, "N%u_%u [label = \"", id, i);
+			put_label(out, pp_strtab_get(vt->strings, t->label));
 			fprintf(out,
-			        "N%u_%u [label = \"%s\" id=\"N%u_%u\" "
-			        "fontsize=8 shape=box3d tooltip=\"%s\"]\n",
-			        id, i, pp_strtab_get(vt->strings, t->label), id,
-			        i, ws);
+			        "\" id=\"N%u_%u\" fontsize=8 shape=box3d "
+			        "tooltip=\"%s\"]\n",
+			        id, i, ws);
 			fprintf(out,
 			        "N%u -> N%u_%u [label=\" %s\" weight=100 "
 			        "tooltip=\"%s\" labeltooltip=\"%s\"]\n",
@@ -630,7 +644,9 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 		goto done;
 	g = r->graph;
 	title = title_of(r);
-	fprintf(out, "digraph \"%s\" {\n", title ? title : "unnamed");
+	fputs("digraph \"", out);
+	put_escaped(out, title ? title : "unnamed");
+	fputs("\" {\n", out);
 	fputs("node [style=filled fillcolor=\"#f8f8f8\"]\n", out);
 	if ((err = put_legend(r, out)) < 0)
 		goto done;

@@ -156,10 +156,11 @@ void pp_report__graph_opts(const struct pp_report *r, enum pp_edge_mode edges,
 int pp_report__size_order(struct pp_report *r);
 int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go);
 const char *pp_report__node_name(const struct pp_report *r, uint32_t n);
-/* s escaped for XML text and attribute values / as a JSON string with its
- * quotes. */
+/* s escaped for XML text and attribute values (escape.c says how). */
 void pp_report__put_xml(FILE *out, const char *s);
-void pp_report__put_json(FILE *out, const char *s);
+/* The n bytes at s escaped for a quoted DOT string that graphviz turns
+ * into SVG: backslash and quote escaped, newline pprof's "\l". */
+void pp_report__put_dot(FILE *out, const char *s, size_t n);
 /* The fields every JSON report starts with (sample types, total) and the
  * header lines, after the report's graph is built (json.c). */
 int pp_report__put_json_common(struct pp_report *r, FILE *out);

@@ -14,38 +14,9 @@
 
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/utf8.h"
 
 #define MAX_TRAIL 256
-
-/* The length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF. */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
 
 void pp_report_put_json_string(FILE *out, const char *str)
 {
@@ -54,7 +25,17 @@ void pp_report_put_json_string(FILE *out, const char *str)
 
 	fputc('"', out);
 	while (n > 0) {
-		size_t len = utf8_len(s, n);
+		size_t len, run = 0;
+
+		while (run < n && s[run] >= 0x20 && s[run] < 0x7f &&
+		       !strchr("\"\\<>&'", s[run]))
+			run++;
+		if (run) {
+			fwrite(s, 1, run, out);
+			s += run, n -= run;
+			continue;
+		}
+		len = pp_utf8_len(s, n);
 
 		if (len == 0) {
 			fputs("\\ufffd", out);

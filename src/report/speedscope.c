@@ -43,11 +43,12 @@ static void put_frames(struct pp_report *r, const struct pp_tree *t,
 		const struct pp_node *n = &t->graph->nodes[order[i]];
 
 		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
-		pp_report__put_json(out, t->names + t->name_off[order[i]]);
+		pp_report_put_json_string(out,
+		                          t->names + t->name_off[order[i]]);
 		if (n->info.file) {
 			fputs(",\"file\":", out);
-			pp_report__put_json(out,
-			                    pp_profile_str(p, n->info.file));
+			pp_report_put_json_string(
+			        out, pp_profile_str(p, n->info.file));
 		}
 		if (n->info.lineno > 0)
 			fprintf(out, ",\"line\":%lld",
@@ -102,7 +103,7 @@ static void put_profile(struct pp_report *r, const struct pp_tree *t,
 		end += (uint64_t)weight_of(t, n, w);
 	pp_report__out_str(o, "{\"type\":\"sampled\",\"name\":");
 	pp_report__out_flush(o);
-	pp_report__put_json(o->f, name);
+	pp_report_put_json_string(o->f, name);
 	snprintf(unit, sizeof(unit), ",\"unit\":\"%s\",\"startValue\":0,",
 	         speedscope_unit(r->sample_unit));
 	pp_report__out_str(o, unit);
@@ -210,7 +211,7 @@ int pp_report_speedscope(struct pp_report *r, FILE *out)
 	                 ? pp_path_base(pp_profile_str(p, p->mappings[0].file))
 	                 : "profile",
 	         r->sample_type);
-	pp_report__put_json(out, name);
+	pp_report_put_json_string(out, name);
 	fputs(",\"activeProfileIndex\":0,\"exporter\":\"pprof-"
 	      "c " PPROF_C_VERSION "\"}\n",
 	      out);

@@ -18,6 +18,9 @@ answers over HTTPS) and serves until killed (or for at most five minutes):
     /empty        200 with no body
     /truncated    200 with the first 300 bytes of PROFILE
     /bomb         200 with 8 MiB of spaces, gzip'd (a zip bomb for --max-size)
+    /endless      200, a gzip'd profile that never ends: a sample type, then
+                  empty samples (1 MiB of them per 1 KiB of gzip), forever
+    /endless-ce   the same as Content-Encoding: gzip (libcurl inflates it)
     /redirect     302 to /profile
     /auth         PROFILE with "Authorization: Basic" user:secret, else 401
     /echo...      404 whose body is the path and query the server was asked
@@ -29,10 +32,24 @@ import ssl
 import sys
 import threading
 import time
+import zlib
 
 PROFILE = open(sys.argv[1], "rb").read()
 # Spaces, not zeros: zeros are refused by their first kilobytes.
 BOMB = gzip.compress(b" " * (8 << 20))
+
+
+def endless():
+    """The start of a gzip stream and a deflate block that may follow it
+    any number of times: each ends with a full flush, so no block refers
+    back past its own start."""
+    c = zlib.compressobj(9, zlib.DEFLATED, 31)
+    head = c.compress(b"\x0a\x04\x08\x01\x10\x02") + c.flush(zlib.Z_FULL_FLUSH)
+    block = c.compress(b"\x12\x00" * (512 << 10)) + c.flush(zlib.Z_FULL_FLUSH)
+    return head, block
+
+
+ENDLESS = endless()
 AUTH = "Basic " + base64.b64encode(b"user:secret").decode()
 
 
@@ -78,6 +95,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.answer(200, PROFILE[:300])
         elif path == "/bomb":
             self.answer(200, BOMB)
+        elif path in ("/endless", "/endless-ce"):
+            self.send_response(200)
+            if path == "/endless-ce":
+                self.send_header("Content-Encoding", "gzip")
+            self.end_headers()
+            try:
+                self.wfile.write(ENDLESS[0])
+                deadline = time.time() + 60
+                while time.time() < deadline:
+                    self.wfile.write(ENDLESS[1] * 16)
+            except OSError:
+                pass
+            self.close_connection = True
         elif path == "/redirect":
             self.answer(302, b"", [("Location", "/profile")])
         elif path == "/auth":
