@@ -71,6 +71,27 @@ int pp_gunzip_stream_new(struct pp_ctx *ctx, const char *name,
 	return 0;
 }
 
+/* Room for 64 KiB more output, doubling, but never past one byte over
+ * the cap (which is how going over it shows): memory stays under the cap
+ * however much the stream would inflate to. */
+static int grow_capped(struct pp_gunzip_stream *s, uint64_t cap)
+{
+	size_t want = s->cap ? s->cap : 65536;
+	uint8_t *p;
+
+	while (want - s->len < 65536 && want <= SIZE_MAX / 2)
+		want *= 2;
+	if (want > cap + 1)
+		want = (size_t)cap + 1;
+	if (!(p = pp_realloc(s->ctx, s->out, want)))
+		return pp_error(s->ctx, PP_ENOMEM,
+		                "%s: out of memory inflating %zu bytes",
+		                s->name, want);
+	s->out = p;
+	s->cap = want;
+	return 0;
+}
+
 int pp_gunzip_stream_push(struct pp_gunzip_stream *s, const uint8_t *data,
                           size_t len)
 {
@@ -96,9 +117,8 @@ int pp_gunzip_stream_push(struct pp_gunzip_stream *s, const uint8_t *data,
 				                s->name);
 			s->member_done = 0;
 		}
-		if (s->cap - s->len < 65536) {
-			if ((err = pp_grow(s->ctx, (void **)&s->out, &s->cap,
-			                   s->len + 65536, 1)) < 0)
+		if (s->cap - s->len < 65536 && s->cap <= cap) {
+			if ((err = grow_capped(s, cap)) < 0)
 				return err;
 		}
 		s->z.next_out = s->out + s->len;

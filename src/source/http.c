@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pprof/decode.h"
 #include "pprof/encode.h"
@@ -89,6 +90,10 @@ struct fetch {
 	CURL *curl;
 	const char *name; /* the URL shown */
 	uint64_t cap, received;
+	/* When the transfer must have ended (CLOCK_MONOTONIC, ms): checked
+	 * by the write callback too, as libcurl's own timeout is not while
+	 * it hands over buffered data that inflates a thousandfold. */
+	int64_t deadline;
 	long status;
 	char reason[96];
 	/* A 200's body: inflated as it comes when gzip'd, else kept raw (the
@@ -134,16 +139,22 @@ static size_t header_cb(char *buf, size_t size, size_t n, void *data)
 
 static int raw_add(struct fetch *f, const char *data, size_t len)
 {
-	int err;
-
 	if (f->raw_cap - f->raw_len < len) {
-		size_t need;
+		size_t need, want = f->raw_cap ? f->raw_cap : 65536;
+		uint8_t *p;
 
 		if (pp_add_size(f->raw_len, len, &need) < 0)
 			return pp_error(f->ctx, PP_ENOMEM, "out of memory");
-		if ((err = pp_grow(f->ctx, (void **)&f->raw, &f->raw_cap, need,
-		                   1)) < 0)
-			return err;
+		while (want < need && want <= SIZE_MAX / 2)
+			want *= 2;
+		/* Doubling, but not past the cap (the caller checked that
+		 * need is under it). */
+		if (want > f->cap)
+			want = need > f->cap ? need : (size_t)f->cap;
+		if (!(p = pp_realloc(f->ctx, f->raw, want)))
+			return pp_error(f->ctx, PP_ENOMEM, "out of memory");
+		f->raw = p;
+		f->raw_cap = want;
 	}
 	memcpy(f->raw + f->raw_len, data, len);
 	f->raw_len += len;
@@ -159,11 +170,34 @@ static size_t fail(struct fetch *f, int err)
 	return 0;
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* "timed out after 6s": the whole transfer's limit, -timeout plus 5 s. */
+static int timeout_error(struct fetch *f)
+{
+	long total = f->u.timeout_ms + 5000;
+
+	if (total % 1000 == 0)
+		return pp_error(f->ctx, PP_EFETCH, "%s: timed out after %lds",
+		                f->name, total / 1000);
+	return pp_error(f->ctx, PP_EFETCH, "%s: timed out after %.1fs", f->name,
+	                (double)total / 1000);
+}
+
 static size_t write_cb(char *data, size_t size, size_t n, void *arg)
 {
 	struct fetch *f = arg;
 	size_t len = size * n;
 	int err;
+
+	if (now_ms() > f->deadline)
+		return fail(f, timeout_error(f));
 
 	if (f->status == 0)
 		curl_easy_getinfo(f->curl, CURLINFO_RESPONSE_CODE, &f->status);
@@ -317,7 +351,7 @@ static void scrub(char *msg, const char *url)
 static int transfer_error(struct fetch *f, const struct pp_fetch_url *u,
                           CURLcode rc, char *errbuf)
 {
-	long os_errno = 0, total = u->timeout_ms + 5000;
+	long os_errno = 0;
 	char host[256];
 
 	switch (rc) {
@@ -336,12 +370,7 @@ static int transfer_error(struct fetch *f, const struct pp_fetch_url *u,
 			                strerror((int)os_errno));
 		break;
 	case CURLE_OPERATION_TIMEDOUT:
-		if (total % 1000 == 0)
-			return pp_error(f->ctx, PP_EFETCH,
-			                "%s: timed out after %lds", f->name,
-			                total / 1000);
-		return pp_error(f->ctx, PP_EFETCH, "%s: timed out after %.1fs",
-		                f->name, (double)total / 1000);
+		return timeout_error(f);
 	default:
 		break;
 	}
@@ -413,6 +442,7 @@ static int fetch_start(struct pp_ctx *ctx, const char *source,
 		               : pp_error(ctx, PP_EUSAGE, "%s: not a URL",
 		                          source);
 	f->name = u->shown;
+	f->deadline = now_ms() + u->timeout_ms + 5000;
 	if (!has_prefix(u->shown, "http://") &&
 	    !has_prefix(u->shown, "https://") && !u->insecure) {
 		/* "ftp://host/x", or "//host/x" with no scheme at all. */

@@ -62,6 +62,35 @@ start=$(date +%s)
 fails "pprof-c: $BASE/slow: timed out after 6s" -timeout=1 "$BASE/slow"
 took=$(($(date +%s) - start))
 if [ "$took" -ge 5 ] && [ "$took" -le 20 ]; then ok; else bad "-timeout=1 gave up after ${took}s"; fi
+# An endless gzip'd profile that inflates a thousandfold, as a gzip body
+# (inflated by us) and as Content-Encoding (by libcurl): -timeout=1 holds
+# within a second of its 6 s (the test allows two, for a loaded machine,
+# and valgrind its start-up), and --max-size
+# holds while inflating, in memory too: where the address space can be
+# capped (not under ASan or valgrind), 256M fits in 400 MB.
+ms() { echo $(($(date +%s%N) / 1000000)); }
+slack=0
+head -c 2 "$PPROF_C" | grep -q "#!" && slack=5000
+capped=
+if head -c 4 "$PPROF_C" | grep -q ELF && ! ldd "$PPROF_C" 2>/dev/null | grep -q libasan; then
+	capped=yes
+fi
+for e in endless endless-ce; do
+	start=$(ms)
+	fails "pprof-c: $BASE/$e: timed out after 6s" -timeout=1 "$BASE/$e"
+	took=$(($(ms) - start))
+	if [ "$took" -ge 5900 ] && [ "$took" -le $((8000 + slack)) ]; then ok; else
+		bad "$e: -timeout=1 gave up after ${took}ms, want 6 s (7 on a loaded machine)"
+	fi
+	[ $e = endless ] && what="decompressed profile" || what="response"
+	fails "pprof-c: $BASE/$e: $what is larger than the 67108864-byte limit (--max-size)" --max-size=64M "$BASE/$e"
+	if [ -n "$capped" ]; then
+		(ulimit -v 400000; "$PPROF_C" top --max-size=256M "$BASE/$e" >"$TMP/out" 2>"$TMP/err" </dev/null)
+		grep -q "$what is larger than the 268435456-byte limit" "$TMP/err" && ok ||
+			bad "$e: --max-size=256M in 400 MB of address space: $(tail -1 "$TMP/err")"
+	fi
+done
+[ -n "$capped" ] || echo "skipped: --max-size under a memory cap (ASan or valgrind)"
 # The query is pprof's: -seconds set, Go's order, the default path.
 WAIT=3s fails "pprof-c: $BASE/echo?a=1&seconds=3&z=2: server response: 404 Not Found - /echo?a=1&seconds=3&z=2" -seconds=3 "$BASE/echo?z=2&seconds=30&a=1"
 fails "pprof-c: $BASE/echo/x%20y: server response: 404 Not Found - /echo/x%20y" "$ADDR/echo/x y"
@@ -141,7 +170,6 @@ expect_same "$TMP/want" "$TMP/out" "the saved profile gives the same report"
 # Several URLs are fetched together, as pprof does: two answers that each
 # take four seconds come in about as fast as one (timed against one, so
 # that a slow machine or valgrind does not count), merged and saved once.
-ms() { echo $(($(date +%s%N) / 1000000)); }
 rm -rf "$PPROF_TMPDIR"
 start=$(ms)
 run top "$BASE/delay"

@@ -26,6 +26,7 @@ answers over HTTPS) and serves until killed (or for at most five minutes):
     /echo...      404 whose body is the path and query the server was asked
 """
 import base64
+import functools
 import gzip
 import http.server
 import ssl
@@ -39,6 +40,7 @@ PROFILE = open(sys.argv[1], "rb").read()
 BOMB = gzip.compress(b" " * (8 << 20))
 
 
+@functools.lru_cache(maxsize=None)
 def endless():
     """The start of a gzip stream and a deflate block that may follow it
     any number of times: each ends with a full flush, so no block refers
@@ -48,8 +50,6 @@ def endless():
     block = c.compress(b"\x12\x00" * (512 << 10)) + c.flush(zlib.Z_FULL_FLUSH)
     return head, block
 
-
-ENDLESS = endless()
 AUTH = "Basic " + base64.b64encode(b"user:secret").decode()
 
 
@@ -101,10 +101,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_header("Content-Encoding", "gzip")
             self.end_headers()
             try:
-                self.wfile.write(ENDLESS[0])
+                self.wfile.write(endless()[0])
                 deadline = time.time() + 60
                 while time.time() < deadline:
-                    self.wfile.write(ENDLESS[1] * 16)
+                    self.wfile.write(endless()[1] * 16)
             except OSError:
                 pass
             self.close_connection = True
