@@ -13,6 +13,7 @@
 #ifndef PPROF_ERROR_H
 #define PPROF_ERROR_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,7 +28,8 @@
 	X(PP_EUSAGE, -5, "invalid usage")           \
 	X(PP_ENOTFOUND, -6, "not found")            \
 	X(PP_EFETCH, -7, "fetch failed")            \
-	X(PP_EUNSUPPORTED, -8, "unsupported")
+	X(PP_EUNSUPPORTED, -8, "unsupported")       \
+	X(PP_EINTR, -9, "interrupted")
 
 enum pp_error_code {
 #define PP_ERROR_ENUM(name, value, text) name = value,
@@ -72,12 +74,25 @@ struct pp_ctx {
 	/* The sample type of folded-stack input, "type" or "type/unit"
 	 * (borrowed); NULL means samples/count. */
 	const char *folded_type;
+	/* Set (by a signal handler) to ask a running report to stop: the
+	 * long loops over samples check it and fail with PP_EINTR, leaving
+	 * the session as an allocation failure would. NULL: never. */
+	const volatile sig_atomic_t *interrupt;
 };
 
-#define PP_CTX_INIT                                                      \
-	{                                                                \
-		{0}, NULL, NULL, 0, {NULL, NULL, NULL, NULL}, NULL, NULL \
+#define PP_CTX_INIT                                                            \
+	{                                                                      \
+		{0}, NULL, NULL, 0, {NULL, NULL, NULL, NULL}, NULL, NULL, NULL \
 	}
+
+/* Has the running work been asked to stop (see pp_ctx.interrupt)? */
+static inline int pp_interrupted(const struct pp_ctx *ctx)
+{
+	return ctx->interrupt && *ctx->interrupt;
+}
+
+/* PP_EINTR with its message, for the loops that check pp_interrupted. */
+int pp_error_interrupted(struct pp_ctx *ctx);
 
 /* The detail of the last error recorded in ctx ("" when none). */
 const char *pp_ctx_message(const struct pp_ctx *ctx);

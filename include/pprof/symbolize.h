@@ -75,6 +75,14 @@ int pp_symbolize_opts_parse(struct pp_ctx *ctx, const char *spec,
 int pp_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
                  const struct pp_symbolize_opts *opts);
 
+/*
+ * Can path, a binary named explicitly, give symbols at all? 0 when libelf
+ * reads it as an ELF file with sections or segments; else PP_EFORMAT with
+ * a message naming it ("bin: ELF file holds only a header", "bin:
+ * truncated ELF file"), which the caller reports as a warning.
+ */
+int pp_symbolize_check_binary(struct pp_ctx *ctx, const char *path);
+
 /* ---- lower level: one binary at a time (benchmarks, tools, tests) ------- */
 
 /* One frame of an inline chain. Strings are borrowed from the symbolizer

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli/fetch.h"
+#include "cli/output.h"
 #include "pprof/fetch.h"
 #include "util/path.h"
 
@@ -34,6 +35,7 @@ void pp_cli_save_fetched(struct pp_ctx *ctx, const struct pp_profile *p)
 	char dirs[3][4096];
 	size_t ndirs = 0, i;
 	char *path = NULL;
+	int err;
 
 	/* pprof's setTmpDir, with os.TempDir last. */
 	if (env && *env)
@@ -50,7 +52,13 @@ void pp_cli_save_fetched(struct pp_ctx *ctx, const struct pp_profile *p)
 	}
 	if (i == ndirs)
 		return;
-	if (pp_fetch_save(ctx, p, dirs[i], &path) < 0) {
+	/* Signals wait while the save writes its temporary (removed on
+	 * failure, linked into place on success): a Ctrl-C then ends us
+	 * with the file whole and no temporary left. */
+	pp_cli_signals_hold();
+	err = pp_fetch_save(ctx, p, dirs[i], &path);
+	pp_cli_signals_release();
+	if (err < 0) {
 		pp_warn(ctx, "could not save profile: %s", ctx->message);
 		ctx->message[0] = '\0';
 		return;

@@ -21,17 +21,27 @@
 #define PPROF_C_VERSION "0.0.0"
 #endif
 
-/* The temporary output file a signal removes (see cli/output.h), and the
- * signal mask to go back to after a hold. */
+/* The temporary output file and the shell's reserved file name a signal
+ * removes (see cli/output.h), the signal mask to go back to after a hold,
+ * and the interactive shell's Ctrl-C: while caught, SIGINT only sets the
+ * flag the library's long loops check (pp_ctx.interrupt). */
 static const char *volatile signal_temp;
+static const char *volatile signal_reserved;
 static sigset_t signal_saved_mask;
+static volatile sig_atomic_t interrupted, catch_interrupt;
 
 static void on_signal(int sig)
 {
-	const char *tmp = signal_temp;
+	const char *tmp = signal_temp, *reserved = signal_reserved;
 
+	if (sig == SIGINT && catch_interrupt) {
+		interrupted = 1;
+		return;
+	}
 	if (tmp)
 		unlink(tmp);
+	if (reserved)
+		unlink(reserved);
 	/* End as the signal would have ended us (exit status 128 + sig
 	 * in the shell, and a shell loop calling us stops too). */
 	signal(sig, SIG_DFL);
@@ -76,6 +86,22 @@ void pp_cli_signals_release(void)
 void pp_cli_signals_temp(const char *path)
 {
 	signal_temp = path;
+}
+
+void pp_cli_signals_reserved(const char *path)
+{
+	signal_reserved = path;
+}
+
+void pp_cli_signals_catch_interrupt(bool on)
+{
+	interrupted = 0;
+	catch_interrupt = on;
+}
+
+bool pp_cli_signals_interrupted(void)
+{
+	return interrupted != 0;
 }
 
 /* One line on stderr; a message may quote a profile's names, so control
@@ -159,6 +185,7 @@ int main(int argc, char **argv)
 	int status = PP_EXIT_OK, rc;
 
 	ctx.warn = print_warning;
+	ctx.interrupt = &interrupted;
 	signals_install();
 	if (pp_cli_parse(argc, argv, &args, err, sizeof(err)) < 0) {
 		usage_error(err);

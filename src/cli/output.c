@@ -26,6 +26,9 @@ int pp_cli_output_commit(struct pp_ctx *ctx, struct pp_atomic_file *af)
 	pp_cli_signals_hold();
 	err = pp_atomic_commit(ctx, af);
 	pp_cli_signals_temp(NULL);
+	/* A reserved name now holds the report: a signal keeps it. */
+	if (err >= 0)
+		pp_cli_signals_reserved(NULL);
 	pp_cli_signals_release();
 	return err;
 }

@@ -6,6 +6,8 @@
 #ifndef PP_CLI_OUTPUT_H
 #define PP_CLI_OUTPUT_H
 
+#include <stdbool.h>
+
 #include "util/atomicfile.h"
 
 int pp_cli_output_open(struct pp_ctx *ctx, const char *path,
@@ -22,5 +24,16 @@ void pp_cli_output_abort(struct pp_ctx *ctx, struct pp_atomic_file *af);
 void pp_cli_signals_hold(void);
 void pp_cli_signals_release(void);
 void pp_cli_signals_temp(const char *path);
+/* A file the shell created to reserve its name (profileNNN.EXT), removed
+ * by a signal too; NULL: none. */
+void pp_cli_signals_reserved(const char *path);
+/*
+ * The interactive shell's Ctrl-C: while on, SIGINT ends no process but
+ * asks the running report to stop (the library fails it with PP_EINTR)
+ * and interrupts a read; turning it on or off clears the flag that
+ * pp_cli_signals_interrupted returns.
+ */
+void pp_cli_signals_catch_interrupt(bool on);
+bool pp_cli_signals_interrupted(void);
 
 #endif

@@ -8,9 +8,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/output.h"
 #include "cli/pipeline.h"
 #include "cli/shell.h"
 #include "cli/tokenize.h"
+#include "cli/tty.h"
 
 extern char **environ;
 
@@ -70,10 +72,22 @@ void pp_shell_free(struct pp_shell *sh)
 	free(sh);
 }
 
+/* A message may quote a profile's names: escaped on a terminal, as
+ * main.c's messages (cli/tty.h). */
 static void say_error(struct pp_shell *sh, int err)
 {
-	fprintf(stderr, "%s\n",
-	        sh->ctx->message[0] ? sh->ctx->message : pp_strerror(err));
+	const char *msg =
+	        sh->ctx->message[0] ? sh->ctx->message : pp_strerror(err);
+
+	/* Ctrl-C may have cut a report's line short. */
+	if (err == PP_EINTR)
+		fputc('\n', stdout);
+	fflush(stdout);
+	if (isatty(STDERR_FILENO))
+		pp_cli_tty_puts(msg, stderr);
+	else
+		fputs(msg, stderr);
+	fputc('\n', stderr);
 	sh->ctx->message[0] = '\0';
 }
 
@@ -420,6 +434,9 @@ static int run_report(struct pp_shell *sh, const struct pp_command *cmd,
 		if ((err = reserve_file(sh, NULL, "profile", file_ext(cmd),
 		                        &c.output)) < 0)
 			goto done;
+		pp_cli_signals_hold();
+		pp_cli_signals_reserved(c.output);
+		pp_cli_signals_release();
 	}
 	if ((err = prepare(sh, &c, cmd->kind)) < 0)
 		goto done;
@@ -431,6 +448,9 @@ static int run_report(struct pp_shell *sh, const struct pp_command *cmd,
 	if (err < 0 && c.output && !sh->cfg.output)
 		unlink(c.output); /* the reserved name, if the report failed */
 done:
+	pp_cli_signals_hold();
+	pp_cli_signals_reserved(NULL);
+	pp_cli_signals_release();
 	pp_cli_config_release(&c);
 	return err;
 }

@@ -1,10 +1,12 @@
 /* The shell on a terminal: libedit for the prompt, line editing, tab
  * completion and history kept in a file across sessions. */
+#include <errno.h>
 #include <histedit.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
+#include "cli/output.h"
 #include "cli/shell.h"
 #include "util/atomicfile.h"
 
@@ -232,10 +234,22 @@ int pp_shell__edit_loop(struct pp_shell *sh)
 	el_wset(el, EL_ADDFN, L"pp-complete", L"complete a word", complete);
 	el_set(el, EL_BIND, "^I", "pp-complete", NULL);
 	el_source(el, NULL); /* the user's ~/.editrc, if any */
+	/* Ctrl-C stops the running report, or clears the line being
+	 * typed, as bash does; only Ctrl-D or quit leave. */
+	pp_cli_signals_catch_interrupt(true);
 	while (!quit) {
 		int count = 0;
-		const char *line = el_gets(el, &count);
+		const char *line;
 
+		errno = 0;
+		pp_cli_signals_catch_interrupt(true); /* a new Ctrl-C only */
+		line = el_gets(el, &count);
+		if (pp_cli_signals_interrupted() ||
+		    (count < 0 && errno == EINTR)) {
+			el_reset(el); /* the line typed so far is dropped */
+			fputs("^C\n", stdout);
+			continue;
+		}
 		if (!line || count <= 0) {
 			fputc('\n', stdout); /* Ctrl-D: end the prompt line */
 			break;
@@ -245,8 +259,10 @@ int pp_shell__edit_loop(struct pp_shell *sh)
 			if (hpath)
 				save_history(h, hpath);
 		}
+		pp_cli_signals_catch_interrupt(true);
 		pp_shell_execute(sh, line, &quit);
 	}
+	pp_cli_signals_catch_interrupt(false);
 	history_end(h);
 	el_end(el);
 	free(hpath);

@@ -354,6 +354,8 @@ static void *value_pass_run(void *arg)
 		int64_t w = vals[si], dw = mean ? vals[0] : 0;
 		uint32_t leaf;
 
+		if ((s & 0xffff) == 0 && pp_interrupted(g->ctx))
+			break; /* accumulate_values reports it */
 		if ((w == 0 && dw == 0) || smp->loc_count == 0)
 			continue;
 		if (++stamp == UINT32_MAX) {
@@ -439,6 +441,10 @@ static int accumulate_values(struct pp_graph *g)
 		for (size_t k = 0; k < (size_t)nn * 4; k++)
 			vp[0].sums[k] += vp[1].sums[k];
 	}
+	if (pp_interrupted(g->ctx)) {
+		err = pp_error_interrupted(g->ctx);
+		goto done;
+	}
 	for (uint32_t n = 0; n < g->nnodes; n++) {
 		struct pp_node *node = &g->nodes[n];
 		const int64_t *sum = vp[0].sums + 4 * (size_t)n;
@@ -508,6 +514,10 @@ int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
 		uint32_t parent = PP_NONE;
 		bool residual = false;
 
+		if ((s & 0xffff) == 0 && pp_interrupted(g->ctx)) {
+			err = pp_error_interrupted(g->ctx);
+			goto done;
+		}
 		if (w == 0 && dw == 0)
 			continue;
 		next_stamp(g);

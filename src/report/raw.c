@@ -247,6 +247,10 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *v = pp_profile_sample_values(p, s);
 
+		if ((s & 0x3ff) == 0 && pp_interrupted(r->ctx)) {
+			err = pp_error_interrupted(r->ctx);
+			goto done;
+		}
 		for (uint32_t i = 0; i < p->nsample_types; i++) {
 			pp_report__out_bytes(o, " ", 1);
 			pp_report__out_int(o, v[i], 10);

@@ -162,6 +162,10 @@ int pp_report_traces(struct pp_report *r, FILE *out)
 		int64_t value = v[r->sample_index];
 		bool first = true;
 
+		if ((s & 0x3ff) == 0 && pp_interrupted(r->ctx)) {
+			err = pp_error_interrupted(r->ctx);
+			goto done;
+		}
 		/* A stack of locations without lines is still one node per
 		 * location; only a sample with no location is skipped. */
 		if (smp->loc_count == 0)

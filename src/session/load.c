@@ -111,6 +111,12 @@ static int symbolize(struct pp_ctx *ctx, const struct pp_load_opts *o,
 		return err;
 	so.executable = executable;
 	so.binary_path = o->binary_path;
+	/* A binary named explicitly that cannot give symbols is said so,
+	 * even when the profile needs none. */
+	if (executable && pp_symbolize_check_binary(ctx, executable) < 0) {
+		pp_warn(ctx, "%s", ctx->message);
+		ctx->message[0] = '\0';
+	}
 	return pp_symbolize(ctx, p, &so);
 }
 

@@ -105,8 +105,9 @@ struct fetch {
 	/* The start of any other answer's body, for the message. */
 	char body[512];
 	size_t body_len;
-	bool enough; /* we stopped reading that body: no transfer error */
-	int err;     /* a failure of ours inside a callback, */
+	bool enough;       /* we stopped reading that body: no transfer error */
+	bool headers_done; /* the blank line after the headers came */
+	int err;           /* a failure of ours inside a callback, */
 	char msg[sizeof(((struct pp_ctx *)0)->message)]; /* and its message */
 	struct pp_fetch_url u;
 	char errbuf[CURL_ERROR_SIZE];
@@ -124,6 +125,7 @@ static size_t header_cb(char *buf, size_t size, size_t n, void *data)
 		const char *p = memchr(buf, ' ', len), *end = buf + len;
 
 		f->reason[0] = '\0';
+		f->headers_done = false;
 		if (p && end - p > 4) {
 			p += 4;
 			while (p < end && *p == ' ')
@@ -134,6 +136,8 @@ static size_t header_cb(char *buf, size_t size, size_t n, void *data)
 			           (size_t)(end - p));
 		}
 	}
+	if ((len == 2 && buf[0] == '\r') || (len == 1 && buf[0] == '\n'))
+		f->headers_done = true;
 	return len;
 }
 
@@ -371,6 +375,27 @@ static int transfer_error(struct fetch *f, const struct pp_fetch_url *u,
 		break;
 	case CURLE_OPERATION_TIMEDOUT:
 		return timeout_error(f);
+	/* libcurl's own words say less than we know. */
+	case CURLE_OUT_OF_MEMORY:
+		/* libcurl 7.88 gives up on a header line over 100 KB so. */
+		if (!f->headers_done)
+			return pp_error(f->ctx, PP_EFETCH,
+			                "%s: response header line too long "
+			                "(libcurl takes 100 KB)",
+			                f->name);
+		break;
+	case CURLE_RECV_ERROR:
+		if (!f->headers_done && strstr(errbuf, "response headers"))
+			return pp_error(f->ctx, PP_EFETCH,
+			                "%s: response headers too large "
+			                "(libcurl takes 300 KB)",
+			                f->name);
+		break;
+	case CURLE_FILESIZE_EXCEEDED:
+		return pp_error(f->ctx, PP_ELIMIT,
+		                "%s: response is larger than the %llu-byte "
+		                "limit (--max-size)",
+		                f->name, (unsigned long long)f->cap);
 	default:
 		break;
 	}
@@ -481,6 +506,11 @@ static int fetch_start(struct pp_ctx *ctx, const char *source,
 	    /* As Go's http.Client: up to 10 redirects, gzip accepted. */
 	    curl_easy_setopt(f->curl, CURLOPT_FOLLOWLOCATION, 1L) != CURLE_OK ||
 	    curl_easy_setopt(f->curl, CURLOPT_MAXREDIRS, 10L) != CURLE_OK ||
+	    /* A Content-Length over the cap fails before the body. */
+	    curl_easy_setopt(
+	            f->curl, CURLOPT_MAXFILESIZE_LARGE,
+	            (curl_off_t)(f->cap > INT64_MAX ? INT64_MAX : f->cap)) !=
+	            CURLE_OK ||
 	    curl_easy_setopt(f->curl, CURLOPT_ACCEPT_ENCODING, "gzip") !=
 	            CURLE_OK ||
 	    curl_easy_setopt(f->curl, CURLOPT_TIMEOUT_MS,

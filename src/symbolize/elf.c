@@ -6,6 +6,7 @@
 #include <gelf.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symbolize/internal.h"
@@ -58,6 +59,35 @@ static int check_elf(struct pp_ctx *ctx, struct pp_symfile *f)
 	if (n != 4 || memcmp(magic, ELFMAG, SELFMAG) != 0)
 		return fail(ctx, f, "not an ELF file");
 	return 1;
+}
+
+int pp_symbolize_check_binary(struct pp_ctx *ctx, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	size_t nsections = 0, nsegments = 0;
+	struct stat st;
+	GElf_Ehdr eh;
+	Elf *elf;
+
+	if (fd < 0)
+		return pp_error(ctx, PP_EIO, "%s: %s", path, strerror(errno));
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
+		err = pp_error(ctx, PP_EFORMAT, "%s: truncated ELF file", path);
+	else if ((elf_getshdrnum(elf, &nsections) != 0 || nsections == 0) &&
+	         (elf_getphdrnum(elf, &nsegments) != 0 || nsegments == 0))
+		err = pp_error(ctx, PP_EFORMAT,
+		               "%s: ELF file holds only a header", path);
+	else if (fstat(fd, &st) == 0 &&
+	         (eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize >
+	                  (uint64_t)st.st_size ||
+	          eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize >
+	                  (uint64_t)st.st_size))
+		err = pp_error(ctx, PP_EFORMAT, "%s: truncated ELF file", path);
+	elf_end(elf);
+	close(fd);
+	return err;
 }
 
 static int load_segments(struct pp_ctx *ctx, struct pp_symfile *f, Elf *elf)

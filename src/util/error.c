@@ -95,6 +95,11 @@ char *pp_strdup(struct pp_ctx *ctx, const char *s)
 	return d;
 }
 
+int pp_error_interrupted(struct pp_ctx *ctx)
+{
+	return pp_error(ctx, PP_EINTR, "interrupted");
+}
+
 int pp_grow(struct pp_ctx *ctx, void **ptr, size_t *cap, size_t need,
             size_t elem_size)
 {

@@ -43,6 +43,22 @@ run top "$TMP/types.pb"
 expect_status 1 "1025 sample types"
 expect_err_line "^pprof-c: $TMP/types.pb: too many sample types$" "1025 sample types"
 
+# A binary named explicitly that cannot give symbols is said so, even
+# when the profile needs none: an ELF header alone, the first 16 bytes,
+# a file cut before its section headers.
+BIN=/usr/bin/true
+head -c 64 "$BIN" >"$TMP/header.elf"
+head -c 16 "$BIN" >"$TMP/short.elf"
+head -c 4000 "$BIN" >"$TMP/cut.elf"
+for e in "header:ELF file holds only a header" "short:truncated ELF file" "cut:truncated ELF file"; do
+	run top "$TMP/${e%%:*}.elf" "$GOOD"
+	expect_status 0 "binary ${e%%:*}.elf"
+	expect_err_line "^pprof-c: warning: $TMP/${e%%:*}.elf: ${e#*:}$" "binary ${e%%:*}.elf"
+done
+run top "$BIN" "$GOOD"
+expect_status 0 "a whole binary"
+[ ! -s "$TMP/err" ] && ok || bad "a whole binary: $(cat "$TMP/err")"
+
 # Decompression bombs under --max-size: 1 GiB of zeros in 1 MB of gzip
 # (sixteen members of 64 MiB), and one whose first kilobytes are binary
 # that is no protobuf. Both are refused after their first kilobytes, from

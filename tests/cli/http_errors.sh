@@ -57,6 +57,12 @@ fails "pprof-c: $BASE/garbage: unrecognized profile format" "$BASE/garbage"
 fails "pprof-c: $BASE/empty: empty response body" "$BASE/empty"
 fails "pprof-c: $BASE/truncated: truncated gzip stream" "$BASE/truncated"
 fails "pprof-c: $BASE/bomb: decompressed profile is larger than the 1048576-byte limit (--max-size)" --max-size=1M "$BASE/bomb"
+# Our words where libcurl's say less: its "out of memory" for a header
+# line over its limit, its "Too large response headers: N > M", and a
+# Content-Length over --max-size refused before the body.
+fails "pprof-c: $BASE/bigheader: response header line too long (libcurl takes 100 KB)" "$BASE/bigheader"
+fails "pprof-c: $BASE/manyheaders: response headers too large (libcurl takes 300 KB)" "$BASE/manyheaders"
+fails "pprof-c: $BASE/hugelength: response is larger than the 1048576-byte limit (--max-size)" --max-size=1M "$BASE/hugelength"
 # -timeout=1: pprof gives the server 5 seconds more.
 start=$(date +%s)
 fails "pprof-c: $BASE/slow: timed out after 6s" -timeout=1 "$BASE/slow"

@@ -22,6 +22,9 @@ answers over HTTPS) and serves until killed (or for at most five minutes):
                   empty samples (1 MiB of them per 1 KiB of gzip), forever
     /endless-ce   the same as Content-Encoding: gzip (libcurl inflates it)
     /redirect     302 to /profile
+    /bigheader    200 with a header line of 300 KB
+    /manyheaders  200 with 2,000 headers of 200 bytes
+    /hugelength   200 whose Content-Length says 10 GB, then PROFILE
     /auth         PROFILE with "Authorization: Basic" user:secret, else 401
     /echo...      404 whose body is the path and query the server was asked
 """
@@ -105,6 +108,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 deadline = time.time() + 60
                 while time.time() < deadline:
                     self.wfile.write(endless()[1] * 16)
+            except OSError:
+                pass
+            self.close_connection = True
+        elif path == "/bigheader":
+            self.answer(200, PROFILE, [("X-Big", "x" * (300 << 10))])
+        elif path == "/manyheaders":
+            self.answer(200, PROFILE, [("X-H%d" % i, "y" * 200) for i in range(2000)])
+        elif path == "/hugelength":
+            self.send_response(200)
+            self.send_header("Content-Length", str(10 << 30))
+            self.end_headers()
+            try:
+                self.wfile.write(PROFILE)
             except OSError:
                 pass
             self.close_connection = True

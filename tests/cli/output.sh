@@ -196,6 +196,22 @@ if cc -O1 -o "$TMP/genprof" "$SRCDIR/bench/genprof.c" -lz 2>"$TMP/cc.err" &&
 	# The shell's "> FILE".
 	INPUT="traces > $D/report.txt" interrupt TERM 143 "SIGTERM in the shell" \
 		"$TMP/big.pb.gz"
+	# The shell's png goes to a profileNNN.png it reserves: a signal
+	# removes the reserved name with the temporary.
+	(cd "$D" && exec env --default-signal=TERM "$PPROF_C" "$TMP/big.pb.gz" \
+		>/dev/null 2>"$TMP/err" <<<png) &
+	pid=$!
+	for ((i = 0; i < 20000; i++)); do
+		compgen -G "$D/profile001.png.pprof-c-*" >/dev/null && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.001
+	done
+	kill -s TERM $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	rc=$?
+	if [ $rc = 143 ]; then ok; else bad "SIGTERM during the shell's png: status $rc, want 143"; fi
+	[ ! -e "$D/profile001.png" ] && ok || bad "SIGTERM during the shell's png: profile001.png left"
+	no_temps "SIGTERM during the shell's png"
 else
 	echo "SKIP: signals (cannot build bench/genprof.c: $(head -1 "$TMP/cc.err"))"
 fi

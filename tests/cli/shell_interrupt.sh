@@ -1,0 +1,80 @@
+#!/bin/bash
+# Ctrl-C in the interactive shell (tmux, as a person types): at the prompt
+# it clears the line, as bash does; during a long report it stops the
+# report and returns to the prompt, with the session intact; its
+# messages print control characters escaped; Ctrl-D and quit leave with
+# exit status 0. Skipped (77) without tmux.
+. "$(dirname "$0")/lib.sh"
+require tmux tmux
+P="$TMP/many.pb"
+python3 "$SRCDIR/tests/cli/many_samples.py" "$P" 300000
+sock="$TMP/tmux.sock"
+T() { tmux -S "$sock" "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+
+screen() { T capture-pane -p -t t | grep -v '^$'; }
+# wait_for REGEX: until the pane's last lines show it (10 s at most).
+wait_for() {
+	for _ in $(seq 100); do
+		screen | tail -3 | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# start: a shell session on $P in a fresh tmux server; its exit status is
+# written to $TMP/status when it ends.
+start() {
+	T kill-server 2>/dev/null
+	rm -f "$TMP/status"
+	cat >"$TMP/run.sh" <<EOS
+cd "$TMP" && env HOME="$TMP" TERM=xterm PPROF_C_HISTORY="$TMP/history" "$PPROF_C" "$P"
+echo \$? >"$TMP/status"
+sleep 60
+EOS
+	T -f /dev/null new-session -d -s t -x 150 -y 50 "bash $TMP/run.sh" || { bad "tmux"; finish; }
+	wait_for '^\(pprof\) ?$' || bad "no prompt: $(screen | tail -3)"
+}
+# exit_status WANT WHAT: the session ended with status WANT.
+exit_status() {
+	for _ in $(seq 100); do
+		[ -s "$TMP/status" ] && break
+		sleep 0.1
+	done
+	if [ "$(cat "$TMP/status" 2>/dev/null)" = "$1" ]; then ok; else
+		bad "$2: exit status '$(cat "$TMP/status" 2>/dev/null)', want $1"
+	fi
+}
+
+start
+# At the prompt: the line is dropped, the shell stays.
+T send-keys -t t 'peek foo'
+wait_for '^\(pprof\) peek foo$' || bad "typing: $(screen | tail -2)"
+T send-keys -t t C-c
+if wait_for '^\(pprof\) ?$' && screen | grep -q '^(pprof) peek foo^C$'; then ok; else bad "Ctrl-C at the prompt: $(screen | tail -3)"; fi
+T send-keys -t t 'top' Enter
+if wait_for 'flat%'; then ok; else bad "a command after Ctrl-C: $(screen | tail -3)"; fi
+# During a long report (300,000 stacks to the terminal): back to the prompt.
+T send-keys -t t 'traces' Enter
+wait_for 'main\.func' || bad "traces did not start: $(screen | tail -3)"
+T send-keys -t t C-c
+if wait_for '^\(pprof\) ?$' && screen | tail -3 | grep -q '^interrupted$'; then ok; else
+	bad "Ctrl-C during traces: $(screen | tail -3)"
+fi
+# The session is intact: the same report again, whole, to a file.
+T send-keys -t t 'traces > t.txt' Enter
+if wait_for '^\(pprof\) ?$' && [ "$(grep -c '^-----------+' "$TMP/t.txt" 2>/dev/null)" = 300001 ]; then ok; else
+	bad "traces after the interrupt: $(screen | tail -3); $(wc -l "$TMP/t.txt" 2>&1)"
+fi
+# Messages quote what was typed (here a BEL, typed with Ctrl-V): on a
+# terminal its control characters print escaped.
+T send-keys -t t 'sample_index=a' C-v C-g 'b' Enter
+if wait_for 'sample_index "a\\x07b" must be one of'; then ok; else
+	bad "a message on the terminal: $(screen | tail -2 | cat -v)"
+fi
+T send-keys -t t 'quit' Enter
+exit_status 0 "quit"
+# Ctrl-D leaves too.
+start
+T send-keys -t t C-d
+exit_status 0 "Ctrl-D"
+finish
