@@ -11,6 +11,13 @@ require xmllint libxml2-utils
 require dot graphviz
 P="$TMP/every.pb"
 python3 "$SRCDIR/tests/cli/hostile_names.py" --every "$P"
+# Under valgrind (tests/valgrind.sh's wrapper script) the pictures graphviz
+# draws are left out: pango and fontconfig leak there, in any profile.
+drawn=yes
+if head -c 2 "$PPROF_C" | grep -q '#!'; then
+	drawn=
+	echo "skipped under valgrind: svg, png, pdf and /api/graph (graphviz's own leaks)"
+fi
 
 # check_xml WHAT FILE
 check_xml() {
@@ -38,8 +45,10 @@ report() {
 }
 
 for g in functions lines files addresses; do
-	report "svg -$g" svg -$g
-	check_xml "svg -$g" "$TMP/out"
+	if [ -n "$drawn" ]; then
+		report "svg -$g" svg -$g
+		check_xml "svg -$g" "$TMP/out"
+	fi
 	report "dot -$g" dot -$g
 	if dot -Tsvg "$TMP/out" >"$TMP/dot.svg" 2>"$TMP/doterr" && [ ! -s "$TMP/doterr" ]; then ok; else
 		bad "dot -$g: graphviz: $(head -3 "$TMP/doterr")"
@@ -59,7 +68,7 @@ for cmd in tree traces tags flame "peek ."; do
 done
 report "flame -inverted" flame -inverted
 check_xml "flame -inverted" "$TMP/out"
-for cmd in top tree "peek ." "list ." traces tags raw comments folded png pdf; do
+for cmd in top tree "peek ." "list ." traces tags raw comments folded ${drawn:+png pdf}; do
 	# shellcheck disable=SC2086
 	report "$cmd" $cmd
 done
@@ -72,7 +81,9 @@ expect_same "$TMP/top.want" "$TMP/top.got" "proto read back"
 
 # What the names become: escaped text in XML (\x1b for a control
 # character, U+FFFD for invalid UTF-8), JSON escapes, the bytes in text.
-report "svg" svg
+report "dot" dot
+dot -Tsvg "$TMP/out" >"$TMP/out.svg" 2>/dev/null
+cp "$TMP/out.svg" "$TMP/out"
 grep -qF 'esc \x1b]0;title\x07 \x1b]52;c;AAAA\x07 \x1b[2J' "$TMP/out" && ok ||
 	bad "svg: the control characters should show as \\xNN"
 grep -qF '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;' "$TMP/out" && ok ||
@@ -136,8 +147,10 @@ if command -v curl >/dev/null; then
 			curl -s -o "$TMP/api" "$URL/api/$q"
 			check_json "/api/$q" "$TMP/api"
 		done
-		curl -s -o "$TMP/api.svg" "$URL/api/graph"
-		check_xml "/api/graph" "$TMP/api.svg"
+		if [ -n "$drawn" ]; then
+			curl -s -o "$TMP/api.svg" "$URL/api/graph"
+			check_xml "/api/graph" "$TMP/api.svg"
+		fi
 	else
 		bad "web UI did not start: $(cat "$TMP/serve.err")"
 	fi
