@@ -15,6 +15,23 @@
 #include "pprof/graph.h"
 #include "pprof/profile.h"
 
+/* The flame graph's options (flame), as flamegraph.pl users know them.
+ * Zero is each one's default. Strings are borrowed for the report run. */
+struct pp_flame_opts {
+	const char *title; /* NULL: "Flame Graph" (or Icicle, Reversed) */
+	int width;         /* pixels, 100 to 100000; 0: 1200 */
+	/* The palette: NULL or "package" colours frames by package
+	 * (pprof-c's); hot, mem, io, red, green, blue, yellow, purple,
+	 * aqua, orange colour each function by a hash of its name; java,
+	 * js and perl by the kind of frame, as flamegraph.pl's. The same
+	 * name has the same colour in every graph. */
+	const char *colors;
+	/* Frames narrower than this many pixels are merged into one grey
+	 * frame per parent; 0: 0.1; negative: none merged. */
+	double minwidth;
+	bool reverse; /* stacks merged by leaf (pp_tree_new_reversed) */
+};
+
 struct pp_report_opts {
 	const char *sample_index;        /* NULL: the profile's default type */
 	bool mean;                       /* false */
@@ -52,13 +69,19 @@ struct pp_report_opts {
 	/* list: the largest source file read, in bytes; 0: 64 MiB. Only
 	 * regular files are read (never /dev/zero or a FIFO). */
 	uint64_t max_source_size;
+	/* flame: title, width, palette, minwidth, reverse. Only shapes the
+	 * picture: pp_report_set_view takes it. */
+	struct pp_flame_opts flame;
 };
 
 #define PP_REPORT_OPTS_INIT                                                \
 	{                                                                  \
 		NULL, false, PP_GRAN_FUNCTIONS, false, false, -1, 0.005,   \
 		        0.001, NULL, 1.0, true, false, false, false, NULL, \
-		        NULL, NULL, NULL, 0, 0                             \
+		        NULL, NULL, NULL, 0, 0,                            \
+		{                                                          \
+			NULL, 0, NULL, 0, false                            \
+		}                                                          \
 	}
 
 /* The reports, for front ends that run them by kind (pp_report_run,
@@ -102,8 +125,8 @@ int pp_report_run(struct pp_report *r, enum pp_report_kind kind,
                   const char *arg, FILE *out);
 
 /* Replace the options that only shape the view of r's aggregate:
- * nodecount, nodefraction, edgefraction, trim, cum_sort, compact_labels
- * and inverted are taken from opts, the rest of r's options stay. The
+ * nodecount, nodefraction, edgefraction, trim, cum_sort, compact_labels,
+ * inverted and flame are taken from opts, the rest of r's options stay. The
  * next report re-trims if they changed; nothing is re-aggregated. */
 void pp_report_set_view(struct pp_report *r, const struct pp_report_opts *opts);
 

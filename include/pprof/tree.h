@@ -72,6 +72,15 @@ struct pp_tree {
  */
 int pp_tree_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                 const struct pp_graph_opts *opts, struct pp_tree **out);
+/*
+ * The same tree of every stack read leaf first: the root's children are
+ * the leaf frames, each path goes from a leaf to its callers, so stacks
+ * are merged by leaf (flamegraph.pl's --reverse). self is then the value
+ * of the samples whose root frame ends the path.
+ */
+int pp_tree_new_reversed(struct pp_ctx *ctx, const struct pp_profile *prof,
+                         const struct pp_graph_opts *opts,
+                         struct pp_tree **out);
 void pp_tree_free(struct pp_tree *t);
 
 /* The display name of a tree node's frame, as pp_node_name prints it ("" for

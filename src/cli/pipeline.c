@@ -63,6 +63,10 @@ void pp_cli_view_opts(const struct pp_cli_config *cfg, struct pp_view_opts *o)
 	v.report.unit = cfg->unit;
 	v.report.source_path = cfg->source_path;
 	v.report.trim_path = cfg->trim_path;
+	v.report.flame.title = cfg->flame_title;
+	v.report.flame.colors = cfg->flame_colors;
+	v.report.flame.minwidth =
+	        cfg->flame_minwidth > 0 ? cfg->flame_minwidth : -1;
 	v.filter.focus = cfg->focus;
 	v.filter.ignore = cfg->ignore;
 	v.filter.hide = cfg->hide;

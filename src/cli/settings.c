@@ -70,6 +70,17 @@ const struct pp_setting pp_settings[] = {
          "leave out nodes with negative values", false},
         {"inverted", PP_SET_BOOL, OFF(report.inverted), 0, NULL,
          "flame: draw an icicle graph, the root on top", false},
+        {"reverse", PP_SET_BOOL, OFF(report.flame.reverse), 0, NULL,
+         "flame: stacks merged by leaf (flamegraph.pl's --reverse)", false},
+        {"title", PP_SET_STRING, OFF(flame_title), 0, "TEXT",
+         "flame: the title (Flame Graph)", false},
+        {"width", PP_SET_INT, OFF(report.flame.width), 0, "PX",
+         "flame: the picture's width in pixels (1200)", false},
+        {"minwidth", PP_SET_FLOAT, OFF(flame_minwidth), 0, "PX",
+         "flame: merge frames narrower than PX pixels (0.1; 0: none)", false},
+        {"colors", PP_SET_STRING, OFF(flame_colors), 0, "PALETTE",
+         "flame: package, hot, mem, io, java, js, perl, red, green, ...",
+         false},
         {"source_path", PP_SET_STRING, OFF(source_path), 0, "DIRS",
          "list: look for source files under DIRS (':'-separated; cwd)", false},
         {"trim_path", PP_SET_STRING, OFF(trim_path), 0, "PREFIXES",
@@ -176,6 +187,7 @@ void pp_cli_config_init(struct pp_cli_config *c)
 
 	memset(c, 0, sizeof(*c));
 	c->report = defaults;
+	c->flame_minwidth = 0.1;
 }
 
 static void strlist_release(struct pp_strlist *l)
@@ -220,6 +232,9 @@ void pp_cli_config_release(struct pp_cli_config *c)
 	c->add_comment = c->buildid = NULL;
 	free(c->http);
 	c->http = NULL;
+	free(c->flame_title);
+	free(c->flame_colors);
+	c->flame_title = c->flame_colors = NULL;
 	c->source_path = c->trim_path = c->symbolize = NULL;
 	free(c->focus);
 	free(c->ignore);

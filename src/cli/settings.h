@@ -58,6 +58,11 @@ struct pp_cli_config {
 	/* -json: top, tree, peek, traces, tags and flame print JSON
 	 * (docs/web-api.md). */
 	bool json;
+	/* flame's -title and -colors (owned; NULL = default) and -minwidth
+	 * (pixels, default 0.1; 0 keeps every frame); -width and -reverse
+	 * are in report.flame. */
+	char *flame_title, *flame_colors;
+	double flame_minwidth;
 };
 
 enum pp_setting_kind {

@@ -63,6 +63,7 @@ struct builder {
 	const uint32_t *rank;     /* graph node -> name rank */
 	const uint32_t *by_rank;  /* name rank -> graph node */
 	uint32_t si;              /* sample index */
+	bool reversed;            /* stacks read leaf first */
 	pp_str base_key;
 	/* The distinct stacks: samples with the same locations (and the same
 	 * side of a diff) are walked once, with their values summed. */
@@ -77,11 +78,32 @@ struct builder {
 	size_t cap_base;
 };
 
+/* Reversed: the next frame leaf first. pos walks up from loc_first to
+ * stop, and a location's frames are read innermost first. */
+static uint32_t next_key_reversed(const struct builder *b, struct cursor *c)
+{
+	uint32_t l, n;
+
+	if (c->line == 0) {
+		if (c->pos == c->stop)
+			return c->key = 0;
+		l = b->p->sample_locs[c->pos++];
+		c->line = b->lnf[l + 1] - b->lnf[l];
+	} else {
+		l = b->p->sample_locs[c->pos - 1];
+	}
+	n = b->lnf[l + 1] - b->lnf[l];
+	c->line--;
+	return c->key = b->rank[b->ln[b->lnf[l] + (n - 1 - c->line)]] + 1;
+}
+
 /* Read the sample's next frame, root first: its key. */
 static uint32_t next_key(const struct builder *b, struct cursor *c)
 {
 	uint32_t l;
 
+	if (b->reversed)
+		return next_key_reversed(b, c);
 	if (c->line == 0) {
 		if (c->pos == c->stop)
 			return c->key = 0;
@@ -370,6 +392,10 @@ static int distinct_stacks(struct builder *b, uint32_t *out)
 		b->cur[m].stack = m;
 		b->cur[m].stop = smp->loc_first;
 		b->cur[m].pos = smp->loc_first + smp->loc_count;
+		if (b->reversed) {
+			b->cur[m].pos = smp->loc_first;
+			b->cur[m].stop = smp->loc_first + smp->loc_count;
+		}
 		b->cur[m].line = 0;
 		b->weight[m] = w;
 		b->base[m] = (unsigned char)(tag & 1);
@@ -656,8 +682,25 @@ done:
 	return err;
 }
 
+static int tree_build(struct pp_ctx *ctx, const struct pp_profile *prof,
+                      const struct pp_graph_opts *opts, bool reversed,
+                      struct pp_tree **out);
+
 int pp_tree_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                 const struct pp_graph_opts *opts, struct pp_tree **out)
+{
+	return tree_build(ctx, prof, opts, false, out);
+}
+
+int pp_tree_new_reversed(struct pp_ctx *ctx, const struct pp_profile *prof,
+                         const struct pp_graph_opts *opts, struct pp_tree **out)
+{
+	return tree_build(ctx, prof, opts, true, out);
+}
+
+static int tree_build(struct pp_ctx *ctx, const struct pp_profile *prof,
+                      const struct pp_graph_opts *opts, bool reversed,
+                      struct pp_tree **out)
 {
 	struct pp_graph_opts go = *opts;
 	struct builder b;
@@ -691,6 +734,7 @@ int pp_tree_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 	b.rank = rank;
 	b.by_rank = by_rank;
 	b.si = go.sample_index;
+	b.reversed = reversed;
 	b.base_key = pp_strtab_find(prof->strings, "pprof::base", 11);
 	if ((err = new_node(&b, PP_NONE, 0, 0, &root)) < 0 ||
 	    (err = add_samples(&b)) < 0)

@@ -24,6 +24,29 @@
 #define BOTTOM 34
 #define MIN_WIDTH 0.1
 
+enum palette {
+	PAL_PACKAGE,
+	PAL_HOT,
+	PAL_MEM,
+	PAL_IO,
+	PAL_RED,
+	PAL_GREEN,
+	PAL_BLUE,
+	PAL_YELLOW,
+	PAL_PURPLE,
+	PAL_AQUA,
+	PAL_ORANGE,
+	PAL_JAVA,
+	PAL_JS,
+	PAL_PERL,
+};
+
+/* -colors names, in enum palette's order. */
+static const char *const palette_names[] = {
+        "package", "hot",    "mem",  "io",     "red",  "green", "blue",
+        "yellow",  "purple", "aqua", "orange", "java", "js",    "perl",
+};
+
 struct flame {
 	struct pp_report *r;
 	const struct pp_tree *t;
@@ -35,6 +58,9 @@ struct flame {
 	int64_t maxdelta; /* largest |new - base| of a frame, for colours */
 	uint32_t height;
 	const char *unit; /* -unit for the labels */
+	double width;     /* of the picture, pixels */
+	double minwidth;  /* narrower frames are merged */
+	enum palette palette;
 };
 
 /* The width a frame gets: the new profile's value in a diff, where the
@@ -77,6 +103,104 @@ static size_t package_len(const char *name)
 	return (size_t)(end - name);
 }
 
+/* Does name end with suffix? */
+static bool ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+
+	return n >= k && memcmp(name + n - k, suffix, k) == 0;
+}
+
+/* flamegraph.pl's kinds of frame for java, js and perl, as the palette
+ * a frame takes: JIT-compiled and the language's own code green, inlined
+ * aqua, kernel orange, C++ yellow, the rest (native) red. */
+static enum palette frame_kind(enum palette p, const char *name)
+{
+	static const char *const java_pkgs[] = {"java", "javax", "jdk", "net",
+	                                        "org",  "com",   "io",  "sun"};
+
+	if (ends_with(name, "_[k]"))
+		return PAL_ORANGE;
+	if (ends_with(name, "_[i]"))
+		return PAL_AQUA;
+	if (ends_with(name, "_[j]"))
+		return PAL_GREEN;
+	switch (p) {
+	case PAL_JAVA:
+		for (size_t i = 0; i < sizeof(java_pkgs) / sizeof(*java_pkgs);
+		     i++) {
+			size_t n = strlen(java_pkgs[i]);
+			const char *s = name[0] == 'L' ? name + 1 : name;
+
+			if (strncmp(s, java_pkgs[i], n) == 0 &&
+			    (s[n] == '/' || s[n] == '.'))
+				return PAL_GREEN;
+		}
+		break;
+	case PAL_JS:
+		if (strstr(name, ".js") || strstr(name, ".ts") ||
+		    strchr(name, '/'))
+			return PAL_GREEN;
+		break;
+	case PAL_PERL:
+		if (strstr(name, "Perl") || strstr(name, ".pl"))
+			return PAL_GREEN;
+		break;
+	default:
+		break;
+	}
+	return strstr(name, "::") ? PAL_YELLOW : PAL_RED;
+}
+
+/* A colour of palette p for a frame named name: three numbers in [0, 1]
+ * from a hash of the name, so a function has one colour in every graph
+ * and run. The ranges are flamegraph.pl's. */
+static void palette_colour(enum palette p, const char *name, char *buf,
+                           size_t size)
+{
+	uint32_t h = fnv1a(name, strlen(name));
+	double v1 = (h & 0xff) / 255.0, v2 = (h >> 8 & 0xff) / 255.0,
+	       v3 = (h >> 16 & 0xff) / 255.0;
+	int r, g, b;
+
+	if (p == PAL_JAVA || p == PAL_JS || p == PAL_PERL)
+		p = frame_kind(p, name);
+	switch (p) {
+	case PAL_MEM:
+		r = 0, g = 190 + (int)(50 * v2), b = (int)(210 * v1);
+		break;
+	case PAL_IO:
+		r = g = 80 + (int)(60 * v1), b = 190 + (int)(55 * v2);
+		break;
+	case PAL_RED:
+		r = 200 + (int)(55 * v1), g = b = 50 + (int)(80 * v1);
+		break;
+	case PAL_GREEN:
+		g = 200 + (int)(55 * v1), r = b = 50 + (int)(60 * v1);
+		break;
+	case PAL_BLUE:
+		r = g = 80 + (int)(60 * v1), b = 205 + (int)(50 * v1);
+		break;
+	case PAL_YELLOW:
+		r = g = 175 + (int)(55 * v1), b = 50 + (int)(20 * v1);
+		break;
+	case PAL_PURPLE:
+		r = b = 190 + (int)(65 * v1), g = 80 + (int)(60 * v1);
+		break;
+	case PAL_AQUA:
+		r = 50 + (int)(60 * v1), g = b = 165 + (int)(55 * v1);
+		break;
+	case PAL_ORANGE:
+		r = 190 + (int)(65 * v1), g = 90 + (int)(65 * v1), b = 0;
+		break;
+	default: /* hot */
+		r = 205 + (int)(50 * v3), g = (int)(230 * v1),
+		b = (int)(55 * v2);
+		break;
+	}
+	snprintf(buf, size, "rgb(%d,%d,%d)", r, g, b);
+}
+
 static void frame_colour(const struct flame *f, const struct pp_tree_node *n,
                          const char *name, char *buf, size_t size)
 {
@@ -99,6 +223,10 @@ static void frame_colour(const struct flame *f, const struct pp_tree_node *n,
 			snprintf(buf, size, "rgb(%d,%d,255)", v, v);
 		else
 			snprintf(buf, size, "rgb(250,250,250)");
+		return;
+	}
+	if (f->palette != PAL_PACKAGE) {
+		palette_colour(f->palette, name, buf, size);
 		return;
 	}
 	{
@@ -173,6 +301,10 @@ static void header(const struct flame *f)
 	const struct pp_report *r = f->r;
 	const struct pp_profile *p = r->prof;
 	const char *title = f->inverted ? "Icicle Graph" : "Flame Graph";
+
+	if (r->opts.flame.reverse)
+		title = f->inverted ? "Reversed Icicle Graph"
+		                    : "Reversed Flame Graph";
 	char total[64];
 
 	pp_scaled_label(f->root, r->sample_unit, f->unit, total, sizeof(total));
@@ -181,18 +313,25 @@ static void header(const struct flame *f)
 	        "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
 	        "width=\"%.0f\" height=\"%u\" viewBox=\"0 0 %.0f %u\" "
 	        "data-inverted=\"%d\" data-diff=\"%d\" data-total=\"%lld\">\n",
-	        WIDTH, f->height, WIDTH, f->height, f->inverted ? 1 : 0,
+	        f->width, f->height, f->width, f->height, f->inverted ? 1 : 0,
 	        f->diff ? 1 : 0, (long long)f->root);
 	pp_report__put_lines(f->out, pp_report__flame_style);
 	fprintf(f->out,
 	        "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" "
 	        "fill=\"#f8f8f8\"/>\n"
 	        "<text id=\"title\" x=\"%.0f\" y=\"22\" "
-	        "text-anchor=\"middle\">%s%s</text>\n",
-	        WIDTH / 2, f->diff ? "Differential " : "", title);
-	fputs("<text id=\"subtitle\" x=\"600\" y=\"40\" "
-	      "text-anchor=\"middle\">",
-	      f->out);
+	        "text-anchor=\"middle\">",
+	        f->width / 2);
+	if (r->opts.flame.title) {
+		pp_report__put_xml(f->out, r->opts.flame.title);
+	} else {
+		fputs(f->diff ? "Differential " : "", f->out);
+		fputs(title, f->out);
+	}
+	fprintf(f->out,
+	        "</text>\n<text id=\"subtitle\" x=\"%.0f\" y=\"40\" "
+	        "text-anchor=\"middle\">",
+	        f->width / 2);
 	if (p->nmappings > 0 && p->mappings[0].file) {
 		fputs("File: ", f->out);
 		pp_report__put_xml(f->out, pp_path_base(pp_profile_str(
@@ -215,7 +354,7 @@ static void header(const struct flame *f)
 	        "text-anchor=\"end\"></text>\n"
 	        "<text id=\"details\" x=\"%.0f\" y=\"%u\"> </text>\n"
 	        "<g id=\"frames\">\n",
-	        PAD, WIDTH - PAD, WIDTH - PAD, f->height - 12, PAD,
+	        PAD, f->width - PAD, f->width - PAD, f->height - 12, PAD,
 	        f->height - 12);
 }
 
@@ -257,7 +396,7 @@ static int layout(struct flame *f)
 		int64_t v = frame_value(f, n);
 		double w = (double)v * f->scale;
 
-		if (v > 0 && w < MIN_WIDTH) {
+		if (v > 0 && w < f->minwidth) {
 			tiny[d] += v;
 			ntiny[d]++;
 		} else if (v > 0) {
@@ -275,7 +414,7 @@ static int layout(struct flame *f)
 		for (uint32_t level = d; level > dnext; level--) {
 			double tw = (double)tiny[level] * f->scale;
 
-			if (ntiny[level] && tw >= MIN_WIDTH)
+			if (ntiny[level] && tw >= f->minwidth)
 				emit(f, NULL, "", level, pos[level], tw,
 				     tiny[level], ntiny[level]);
 			tiny[level] = 0;
@@ -290,9 +429,40 @@ done:
 	return err;
 }
 
+/* The flame options checked and made pixels and a palette. */
+static int flame_opts(struct flame *f)
+{
+	const struct pp_flame_opts *o = &f->r->opts.flame;
+	size_t i, n = sizeof(palette_names) / sizeof(*palette_names);
+
+	f->width = o->width ? o->width : WIDTH;
+	if (o->width && (o->width < 100 || o->width > 100000))
+		return pp_error(f->r->ctx, PP_EUSAGE,
+		                "-width=%d: a flame graph is 100 to 100000 "
+		                "pixels wide",
+		                o->width);
+	f->minwidth = o->minwidth > 0 ? o->minwidth
+	                              : (o->minwidth < 0 ? 0 : MIN_WIDTH);
+	f->palette = PAL_PACKAGE;
+	if (o->colors && o->colors[0]) {
+		for (i = 0; i < n && strcmp(o->colors, palette_names[i]); i++)
+			;
+		if (i == n)
+			return pp_error(
+			        f->r->ctx, PP_EUSAGE,
+			        "-colors=%s: no such palette (package, "
+			        "hot, mem, io, red, green, blue, yellow, "
+			        "purple, aqua, orange, java, js, perl)",
+			        o->colors);
+		f->palette = (enum palette)i;
+	}
+	return 0;
+}
+
 int pp_report_flame(struct pp_report *r, FILE *out)
 {
 	struct flame f;
+	struct pp_tree *own = NULL;
 	int err;
 
 	memset(&f, 0, sizeof(f));
@@ -300,18 +470,38 @@ int pp_report_flame(struct pp_report *r, FILE *out)
 	f.out = out;
 	f.inverted = r->opts.inverted;
 	f.unit = strcmp(r->opts.unit, "minimum") == 0 ? "auto" : r->opts.unit;
-	if ((err = pp_report__tree(r, &f.t)) < 0)
+	if ((err = flame_opts(&f)) < 0)
 		return err;
+	if (r->opts.flame.reverse) {
+		/* A tree of its own, read leaf first; not cached, as no
+		 * other report wants it. */
+		struct pp_graph_opts go = {0};
+
+		go.sample_index = r->sample_index;
+		go.granularity = r->opts.granularity;
+		go.noinlines = r->opts.noinlines;
+		r->graph_builds++;
+		if ((err = pp_tree_new_reversed(r->ctx, r->prof, &go, &own)) <
+		    0)
+			return err;
+		f.t = own;
+	} else if ((err = pp_report__tree(r, &f.t)) < 0) {
+		return err;
+	}
 	f.diff = f.t->has_base;
 	f.root = frame_value(&f, 0);
 	for (uint32_t i = 1; f.diff && i < f.t->nnodes; i++)
 		if (pp_go_abs64(f.t->nodes[i].total) > f.maxdelta)
 			f.maxdelta = pp_go_abs64(f.t->nodes[i].total);
-	f.scale = f.root > 0 ? (WIDTH - 2 * PAD) / (double)f.root : 0;
+	f.scale = f.root > 0 ? (f.width - 2 * PAD) / (double)f.root : 0;
 	f.height = TOP + BOTTOM + (f.t->max_depth + 1) * FRAME_H;
 	header(&f);
 	if ((err = layout(&f)) < 0)
-		return err;
+		goto done;
 	footer(&f);
-	return ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;
+	if (ferror(out))
+		err = pp_error(r->ctx, PP_EIO, "write error");
+done:
+	pp_tree_free(own);
+	return err;
 }

@@ -61,6 +61,8 @@ void pp_report_set_view(struct pp_report *r, const struct pp_report_opts *opts)
 {
 	const struct pp_report_opts *o = &r->opts;
 
+	/* The flame graph's own options change no graph or tree. */
+	r->opts.flame = opts->flame;
 	if (o->nodecount == opts->nodecount &&
 	    o->nodefraction == opts->nodefraction &&
 	    o->edgefraction == opts->edgefraction && o->trim == opts->trim &&

@@ -212,6 +212,39 @@ static void test_tree__inline_and_recursion(void **state)
 	fx_release(&fx, t);
 }
 
+/* Reversed (flame -reverse): every stack read leaf first, an inlined
+ * location's frames innermost first, so the root's children are the leaves
+ * and self sits at the stack's outermost frame. */
+static void test_tree__reversed(void **state)
+{
+	struct fixture fx;
+	uint32_t fmain, fwork, fhelp, lmain, linl, lrec;
+	struct pp_graph_opts go = {0};
+	struct pp_tree *t = NULL;
+	static const struct want want[] = {
+	        {"", 0, 7, 0, 7},     {"help", 1, 4, 0, 2},
+	        {"work", 2, 4, 0, 2}, {"main", 3, 4, 2, 2},
+	        {"main", 1, 7, 1, 5}, {"main", 2, 7, 0, 4},
+	        {"main", 3, 7, 4, 4},
+	};
+
+	(void)state;
+	fx_init(&fx);
+	fmain = fx_func(&fx, "main");
+	fwork = fx_func(&fx, "work");
+	fhelp = fx_func(&fx, "help");
+	lmain = fx_loc(&fx, 1, fmain, 1);
+	linl = fx_loc(&fx, 2, fhelp, 7, fwork, 8);
+	lrec = fx_loc(&fx, 1, fmain, 2);
+	fx_sample(&fx, 2, false, linl, lmain, PP_NONE);
+	fx_sample(&fx, 4, false, lrec, lrec, lmain, PP_NONE);
+	fx_sample(&fx, 1, false, lmain, PP_NONE);
+	assert_int_equal(pp_tree_new_reversed(&fx.ctx, fx.p, &go, &t), 0);
+	assert_nodes(t, want, 7);
+	assert_int_equal(t->max_depth, 3);
+	fx_release(&fx, t);
+}
+
 /* Two lines of one function are one frame at function granularity and two
  * at line granularity. */
 static void test_tree__granularity(void **state)
@@ -515,6 +548,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_tree__preorder_and_name_order),
 	        cmocka_unit_test(test_tree__inline_and_recursion),
+	        cmocka_unit_test(test_tree__reversed),
 	        cmocka_unit_test(test_tree__granularity),
 	        cmocka_unit_test(test_tree__base_samples),
 	        cmocka_unit_test(test_tree__empty),
