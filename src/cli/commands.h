@@ -25,7 +25,10 @@ struct pp_command {
 	 * that variable. NULL: printed. */
 	const char *const *viewers;
 	/* The extension of a file the report is written to by the shell or
-	 * for a viewer ("pb.gz"); NULL: the command's name. */
+	 * for a viewer ("pb.gz"); NULL: the command's name. A command with
+	 * one (or binary) and no viewer is a picture or file format: the
+	 * shell never prints it, but writes the next free profileNNN.EXT,
+	 * as pprof's shell does. */
 	const char *ext;
 };
 

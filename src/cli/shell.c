@@ -265,13 +265,11 @@ static int reserve_file(struct pp_shell *sh, const char *dir,
 	return pp_error(sh->ctx, PP_EIO, "no free %s file name", ext);
 }
 
-static const char *file_ext(const struct pp_command *cmd)
+/* A picture or binary output never goes to the screen (svg, flame, png,
+ * proto...): pprof's shell writes it to the next free profileNNN.EXT. */
+static bool to_file(const struct pp_command *cmd)
 {
-	if (cmd->ext)
-		return cmd->ext;
-	if (strcmp(cmd->name, "flame") == 0)
-		return "svg";
-	return cmd->name;
+	return !cmd->viewers && (cmd->binary || cmd->ext);
 }
 
 /* a|b: pprof's catRegex, the words of one kind joined. *out: free(). */
@@ -428,10 +426,9 @@ static int run_report(struct pp_shell *sh, const struct pp_command *cmd,
 	if (c.report.nodecount < 0 &&
 	    (strcmp(cmd->name, "top") == 0 || strcmp(cmd->name, "text") == 0))
 		c.report.nodecount = 10;
-	if (!c.output && cmd->binary) {
-		/* Binary output never goes to the screen: pprof writes it to
-		 * the next free profileNNN file instead. */
-		if ((err = reserve_file(sh, NULL, "profile", file_ext(cmd),
+	if (!c.output && to_file(cmd)) {
+		if ((err = reserve_file(sh, NULL, "profile",
+		                        cmd->ext ? cmd->ext : cmd->name,
 		                        &c.output)) < 0)
 			goto done;
 		pp_cli_signals_hold();
