@@ -44,6 +44,19 @@ const char *pp_strerror(int code);
 typedef void (*pp_warn_fn)(void *data, const char *msg);
 
 /*
+ * Progress of long work, for a front end to show (libpprof never prints
+ * it). what says what is being done ("reading cpu.pb.gz", "symbolizing",
+ * "fetching URL", "drawing the call graph"); done of total is how far it
+ * is, in unit (a plural noun, "bytes" or "locations"; NULL and total 0
+ * when unknown: an elapsed time is all there is to show). what NULL: the
+ * work is over, erase what is shown. Called by the thread doing the work,
+ * often (cheaply, every megabyte or few thousand items), never from a
+ * helper thread; the strings live only for the call.
+ */
+typedef void (*pp_progress_fn)(void *data, const char *what, const char *unit,
+                               uint64_t done, uint64_t total);
+
+/*
  * Allocation hook: every allocation libpprof makes goes through these, so
  * tests can make the Nth allocation fail. NULL members mean the C library.
  */
@@ -78,11 +91,15 @@ struct pp_ctx {
 	 * long loops over samples check it and fail with PP_EINTR, leaving
 	 * the session as an allocation failure would. NULL: never. */
 	const volatile sig_atomic_t *interrupt;
+	/* Progress of long work (pp_progress_fn); NULL: none. */
+	pp_progress_fn progress;
+	void *progress_data;
 };
 
-#define PP_CTX_INIT                                                            \
-	{                                                                      \
-		{0}, NULL, NULL, 0, {NULL, NULL, NULL, NULL}, NULL, NULL, NULL \
+#define PP_CTX_INIT                                                       \
+	{                                                                 \
+		{0}, NULL, NULL, 0, {NULL, NULL, NULL, NULL}, NULL, NULL, \
+		        NULL, NULL, NULL                                  \
 	}
 
 /* Has the running work been asked to stop (see pp_ctx.interrupt)? */
@@ -113,6 +130,20 @@ void pp_warn(struct pp_ctx *ctx, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)))
 #endif
         ;
+
+/* Report progress through ctx's callback, if any (pp_progress_fn). */
+static inline void pp_progress(struct pp_ctx *ctx, const char *what,
+                               const char *unit, uint64_t done, uint64_t total)
+{
+	if (ctx->progress)
+		ctx->progress(ctx->progress_data, what, unit, done, total);
+}
+
+/* The work reported by pp_progress is over. */
+static inline void pp_progress_done(struct pp_ctx *ctx)
+{
+	pp_progress(ctx, NULL, NULL, 0, 0);
+}
 
 /* Allocation through ctx's hook. pp_free accepts NULL. */
 void *pp_malloc(struct pp_ctx *ctx, size_t size);

@@ -13,6 +13,7 @@
 #include "cli/fetch.h"
 #include "cli/output.h"
 #include "cli/pipeline.h"
+#include "cli/progress.h"
 #include "cli/shell.h"
 #include "cli/tty.h"
 #include "web/web.h"
@@ -116,10 +117,12 @@ static void print_line(const char *prefix, const char *msg)
 	fputc('\n', stderr);
 }
 
+/* data: the progress line (cli/progress.h), kept off this one. */
 static void print_warning(void *data, const char *msg)
 {
-	(void)data;
+	pp_cli_progress_hold(data);
 	print_line("pprof-c: warning: ", msg);
+	pp_cli_progress_release(data);
 }
 
 static void usage_error(const char *msg)
@@ -181,12 +184,19 @@ int main(int argc, char **argv)
 	struct pp_ctx ctx = PP_CTX_INIT;
 	struct pp_cli_args args;
 	struct pp_session *session = NULL;
+	struct pp_cli_progress *progress = NULL;
 	char err[512];
 	int status = PP_EXIT_OK, rc;
 
 	ctx.warn = print_warning;
 	ctx.interrupt = &interrupted;
 	signals_install();
+	/* Progress of long work, on a terminal's stderr only. */
+	if (pp_cli_progress_new(STDERR_FILENO, &progress) == 0 && progress) {
+		ctx.progress = pp_cli_progress_update;
+		ctx.progress_data = progress;
+		ctx.warn_data = progress;
+	}
 	if (pp_cli_parse(argc, argv, &args, err, sizeof(err)) < 0) {
 		usage_error(err);
 		pp_cli_args_release(&args);
@@ -271,5 +281,6 @@ out:
 	pp_render_release(&ctx);
 	pp_cli_fetch_cleanup();
 	pp_cli_args_release(&args);
+	pp_cli_progress_free(progress);
 	return status;
 }

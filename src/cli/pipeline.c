@@ -8,14 +8,20 @@
 #include "cli/fetch.h"
 #include "cli/output.h"
 #include "cli/pipeline.h"
+#include "cli/progress.h"
 #include "cli/tty.h"
 #include "cli/viewer.h"
 
-/* pprof's lines, as pprof prints them. */
+/* pprof's lines, as pprof prints them; never on the progress line. */
 static void progress(void *data, const char *msg)
 {
-	(void)data;
+	struct pp_ctx *ctx = data;
+	struct pp_cli_progress *line =
+	        ctx->progress ? ctx->progress_data : NULL;
+
+	pp_cli_progress_hold(line);
 	fprintf(stderr, "%s\n", msg);
+	pp_cli_progress_release(line);
 }
 
 static void fetched(void *data, const struct pp_profile *p)

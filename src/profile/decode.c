@@ -70,6 +70,8 @@ struct decoder {
 	size_t nmarks, cap_marks;
 	/* The input is ours to discard as the samples are read. */
 	bool release_input;
+	/* "decoding NAME", for progress reports. */
+	char what[320];
 };
 
 /* How far the sample walk reads before returning consumed input pages. */
@@ -688,11 +690,16 @@ static int add_sample(struct decoder *d, struct sample_sink *k,
 	return 0;
 }
 
-/* Decode the sample fields in w into k. */
+/* How often the sample walk reports its progress, in bytes. */
+#define PROGRESS_EVERY (1u << 20)
+
+/* Decode the sample fields in w into k. With two threads, the first
+ * reports how far it is through its half, which is how far both are. */
 static int sample_fields(struct decoder *d, struct sample_sink *k,
                          struct pp_wire w)
 {
-	const uint8_t *unreleased = w.p;
+	const uint8_t *unreleased = w.p, *begin = w.p, *reported = w.p;
+	const bool progress = d->ctx->progress != NULL;
 	struct pp_field f = {0};
 	int r, err;
 
@@ -701,6 +708,12 @@ static int sample_fields(struct decoder *d, struct sample_sink *k,
 			continue;
 		if ((err = add_sample(d, k, &f)) < 0)
 			return err;
+		if (progress && (size_t)(w.p - reported) >= PROGRESS_EVERY) {
+			pp_progress(d->ctx, d->what, "bytes",
+			            (uint64_t)(w.p - begin),
+			            (uint64_t)(w.end - begin));
+			reported = w.p;
+		}
 		if (d->release_input &&
 		    (size_t)(w.p - unreleased) >= RELEASE_EVERY) {
 			pp_pages_release((void *)(uintptr_t)unreleased,
@@ -834,6 +847,7 @@ static int walk_samples_split(struct decoder *d, struct sample_sink *k,
 	job->d = *d;
 	job->ctx = *d->ctx;
 	job->ctx.message[0] = '\0';
+	job->ctx.progress = NULL; /* progress comes from this thread only */
 	job->d.ctx = &job->ctx;
 	job->range.p = mid;
 	job->range.end = d->samples_end;
@@ -979,6 +993,7 @@ static int decode_proto(struct pp_ctx *ctx, const char *name,
 	d.top.p = data;
 	d.top.end = data + len;
 	d.release_input = release_input;
+	snprintf(d.what, sizeof(d.what), "decoding %s", name);
 	if (len == 0)
 		return pp_error(ctx, PP_EFORMAT, "%s: empty input file", name);
 	d.p = pp_profile_new(ctx);

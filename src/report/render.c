@@ -89,9 +89,14 @@ int pp_report_render(struct pp_report *r, const char *format, FILE *out)
 	    strcmp(format, "ps") != 0)
 		return pp_error(r->ctx, PP_EUSAGE, "unknown picture format %s",
 		                format);
+	/* graphviz's layout of a big graph takes seconds, in one call: the
+	 * front end shows the time it takes. */
+	pp_progress(r->ctx, "drawing the call graph", NULL, 0, 0);
 	mem = open_memstream(&dot, &dot_len);
-	if (!mem)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	if (!mem) {
+		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
 	err = pp_report_dot(r, mem);
 	if (fclose(mem) != 0 && err >= 0)
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
@@ -132,6 +137,7 @@ int pp_report_render(struct pp_report *r, const char *format, FILE *out)
 	if (ferror(out))
 		err = pp_error(r->ctx, PP_EIO, "write error");
 done:
+	pp_progress_done(r->ctx);
 	if (data)
 		gvFreeRenderData(data);
 	if (laid_out)

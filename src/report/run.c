@@ -34,8 +34,14 @@ int pp_report_run(struct pp_report *r, enum pp_report_kind kind,
 		return pp_report_render(r, "png", out);
 	case PP_REPORT_PDF:
 		return pp_report_render(r, "pdf", out);
-	case PP_REPORT_FLAME:
-		return pp_report_flame(r, out);
+	case PP_REPORT_FLAME: {
+		int err;
+
+		pp_progress(r->ctx, "drawing the flame graph", NULL, 0, 0);
+		err = pp_report_flame(r, out);
+		pp_progress_done(r->ctx);
+		return err;
+	}
 	case PP_REPORT_SPEEDSCOPE:
 		return pp_report_speedscope(r, out);
 	case PP_REPORT_FOLDED:

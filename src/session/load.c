@@ -178,10 +178,13 @@ int pp_session__load(struct pp_ctx *ctx, const struct pp_load_opts *o,
 		pp_profile_free(*out);
 		*out = NULL;
 	}
-	/* As pprof: what came over HTTP is kept, symbolized. */
+	/* As pprof: what came over HTTP is kept, symbolized (the work
+	 * shown as progress is over: the front end says where it is). */
+	pp_progress_done(ctx);
 	if (err >= 0 && remote && o->fetched)
 		o->fetched(o->data_cb, *out);
 done:
+	pp_progress_done(ctx);
 	for (size_t i = 0; i < n; i++)
 		pp_profile_free(profs[i]);
 	pp_free(ctx, profs);

@@ -1,6 +1,7 @@
 /* Reading whole files, and the read-decompress-decode entry points. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -111,9 +112,14 @@ int pp_source_open(struct pp_ctx *ctx, const char *path,
 {
 	const char *name = strcmp(path, "-") == 0 ? "stdin" : path;
 	struct pp_bytes file = {NULL, 0};
+	char what[320];
 	int err;
 
 	*out = NULL;
+	/* Progress: each step is one call (read, libdeflate), shown by the
+	 * front end with its elapsed time; the decoder reports its bytes. */
+	snprintf(what, sizeof(what), "reading %s", name);
+	pp_progress(ctx, what, NULL, 0, 0);
 	if ((err = pp_source_read_file(ctx, path, &file)) < 0)
 		return err;
 	if (file.len == 0) {
@@ -123,6 +129,8 @@ int pp_source_open(struct pp_ctx *ctx, const char *path,
 	if (pp_source_is_gzip(file.data, file.len)) {
 		struct pp_bytes raw = {NULL, 0};
 
+		snprintf(what, sizeof(what), "inflating %s", name);
+		pp_progress(ctx, what, "bytes", 0, file.len);
 		/* Drop the compressed bytes before decoding: at peak, memory
 		 * holds the raw profile and the model, not a third copy. */
 		err = pp_source_gunzip(ctx, name, file.data, file.len, &raw);

@@ -567,6 +567,32 @@ static void fetch_release(struct fetch *f)
 		pp_fetch_url_release(f->ctx, &f->u);
 }
 
+/* Progress: the bytes received of all the transfers, of the total their
+ * servers announced (0 when one did not). */
+static void fetch_progress(struct pp_ctx *ctx, const struct fetch *fs, size_t n)
+{
+	curl_off_t got = 0, total = 0;
+	char what[320];
+
+	if (!ctx->progress)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		curl_off_t d = 0, t = -1;
+
+		curl_easy_getinfo(fs[i].curl, CURLINFO_SIZE_DOWNLOAD_T, &d);
+		curl_easy_getinfo(fs[i].curl,
+		                  CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &t);
+		got += d > 0 ? d : 0;
+		total = t > 0 && total >= 0 ? total + t : -1;
+	}
+	if (n == 1)
+		snprintf(what, sizeof(what), "fetching %s", fs[0].name);
+	else
+		snprintf(what, sizeof(what), "fetching %zu profiles", n);
+	pp_progress(ctx, what, "bytes", (uint64_t)got,
+	            total > 0 ? (uint64_t)total : 0);
+}
+
 /* Run the transfers together until all are done or one fails: the index
  * of the failed one, or n. */
 static int run_all(struct pp_ctx *ctx, struct fetch *fs, size_t n,
@@ -596,6 +622,7 @@ static int run_all(struct pp_ctx *ctx, struct fetch *fs, size_t n,
 			err = pp_error(ctx, PP_EFETCH, "libcurl failed");
 			goto done;
 		}
+		fetch_progress(ctx, fs, n);
 		while ((m = curl_multi_info_read(multi, &left))) {
 			struct fetch *f = NULL;
 

@@ -418,6 +418,9 @@ int pp_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
 		const struct pp_mapping *m;
 		struct pp_symfile *f;
 
+		if ((i & 4095) == 0)
+			pp_progress(ctx, "symbolizing", "locations", i,
+			            p->nlocations);
 		if (loc->mapping == PP_NONE || !(f = files[loc->mapping]) ||
 		    (loc->line_count != 0 && !opts->force))
 			continue;
