@@ -17,6 +17,8 @@
 #include "util/goint.h"
 #include "util/path.h"
 
+/* The width frames are laid out at; the script stretches them to the
+ * window's width when the file is opened (width 100%). */
 #define WIDTH 1200.0
 #define PAD 10.0
 #define FRAME_H 16
@@ -202,7 +204,7 @@ static void palette_colour(enum palette p, const char *name, char *buf,
 }
 
 static void frame_colour(const struct flame *f, const struct pp_tree_node *n,
-                         const char *name, char *buf, size_t size)
+                         const char *name, int rgb[3])
 {
 	if (f->diff) {
 		/* flamegraph.pl's difffolded colours: red grew, blue shrank,
@@ -217,12 +219,9 @@ static void frame_colour(const struct flame *f, const struct pp_tree_node *n,
 		                       : 210.0;
 		int v = d > 0 ? (d < 210 ? (int)d : 210) : 0;
 
-		if (delta > 0)
-			snprintf(buf, size, "rgb(255,%d,%d)", v, v);
-		else if (delta < 0)
-			snprintf(buf, size, "rgb(%d,%d,255)", v, v);
-		else
-			snprintf(buf, size, "rgb(250,250,250)");
+		rgb[0] = delta < 0 ? v : delta > 0 ? 255 : 250;
+		rgb[1] = delta ? v : 250;
+		rgb[2] = delta > 0 ? v : delta < 0 ? 255 : 250;
 		return;
 	}
 	if (f->palette != PAL_PACKAGE) {
@@ -234,9 +233,27 @@ static void frame_colour(const struct flame *f, const struct pp_tree_node *n,
 		 * that one package has one colour in every graph. */
 		uint32_t h = fnv1a(name, package_len(name));
 
-		snprintf(buf, size, "rgb(%u,%u,%u)", 205 + h % 50,
-		         (h >> 8) % 230, (h >> 20) % 55);
+		rgb[0] = (int)(205 + h % 50);
+		rgb[1] = (int)((h >> 8) % 230);
+		rgb[2] = (int)((h >> 20) % 55);
 	}
+}
+
+static double linear(int c)
+{
+	double v = c / 255.0;
+
+	return v <= 0.03928 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+}
+
+/* Does white text read better than black on this colour? By WCAG's
+ * contrast of relative luminances: a diff's saturated blue takes white. */
+static bool wants_white_text(const int rgb[3])
+{
+	double l = 0.2126 * linear(rgb[0]) + 0.7152 * linear(rgb[1]) +
+	           0.0722 * linear(rgb[2]);
+
+	return 1.05 / (l + 0.05) > (l + 0.05) / 0.05;
 }
 
 static void put_value(const struct flame *f, int64_t v)
@@ -262,12 +279,10 @@ static void emit(const struct flame *f, const struct pp_tree_node *n,
                  const char *name, uint32_t depth, double x, double w,
                  int64_t value, uint32_t merged)
 {
-	char fill[32];
+	int rgb[3] = {200, 200, 200};
 
-	if (merged)
-		snprintf(fill, sizeof(fill), "rgb(200,200,200)");
-	else
-		frame_colour(f, n, name, fill, sizeof(fill));
+	if (!merged)
+		frame_colour(f, n, name, rgb);
 	fprintf(f->out, "<g class=\"f\"%s><title>",
 	        merged ? " data-m=\"1\"" : "");
 	if (merged)
@@ -285,9 +300,10 @@ static void emit(const struct flame *f, const struct pp_tree_node *n,
 	}
 	fprintf(f->out,
 	        ")</title><rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" "
-	        "height=\"%d\" fill=\"%s\" rx=\"2\" ry=\"2\"/><text x=\"%.1f\" "
-	        "y=\"%.0f\">",
-	        x, frame_y(f, depth), w, FRAME_H - 1, fill, x + 3,
+	        "height=\"%d\" fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>"
+	        "<text%s x=\"%.1f\" y=\"%.0f\">",
+	        x, frame_y(f, depth), w, FRAME_H - 1, rgb[0], rgb[1], rgb[2],
+	        wants_white_text(rgb) ? " class=\"w\"" : "", x + 3,
 	        frame_y(f, depth) + FRAME_H - 4);
 	if (merged)
 		fputs("\xe2\x80\xa6", f->out); /* "…" */
@@ -305,15 +321,20 @@ static void header(const struct flame *f)
 	if (r->opts.flame.reverse)
 		title = f->inverted ? "Reversed Icicle Graph"
 		                    : "Reversed Flame Graph";
-	char total[64];
+	char total[64], width[32];
 
+	/* As wide as the window, unless -width names the pixels. */
+	if (r->opts.flame.width)
+		snprintf(width, sizeof(width), "%.0f", f->width);
+	else
+		snprintf(width, sizeof(width), "100%%");
 	pp_scaled_label(f->root, r->sample_unit, f->unit, total, sizeof(total));
 	fprintf(f->out,
 	        "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 	        "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
-	        "width=\"%.0f\" height=\"%u\" viewBox=\"0 0 %.0f %u\" "
+	        "width=\"%s\" height=\"%u\" viewBox=\"0 0 %.0f %u\" "
 	        "data-inverted=\"%d\" data-diff=\"%d\" data-total=\"%lld\">\n",
-	        f->width, f->height, f->width, f->height, f->inverted ? 1 : 0,
+	        width, f->height, f->width, f->height, f->inverted ? 1 : 0,
 	        f->diff ? 1 : 0, (long long)f->root);
 	pp_report__put_lines(f->out, pp_report__flame_style);
 	fprintf(f->out,

@@ -1,5 +1,8 @@
 /* The pan and zoom script written into call-graph SVGs: drag to pan, wheel
- * to zoom about the cursor, double-click to reset. Our own, small, inline:
+ * to zoom about the cursor, double-click to reset. It opens at 1:1 (a unit
+ * of the drawing per CSS pixel, as pprof's does) with the top of the graph
+ * in view, centred on its top node: a big graph fitted to the window is
+ * unreadable. Our own, small, inline:
  * the file must work offline. Lines of text ending in NULL. */
 #include "report/internal.h"
 
@@ -31,9 +34,39 @@ const char *const pp_report__panzoom_script[] = {
         "    s = ns;\n",
         "    apply();\n",
         "  }\n",
+        "  // 1:1 when the graph is bigger than the window (it is drawn "
+        "fitted):\n",
+        "  // the top node centred, the graph's top at the window's.\n",
+        "  var s0 = 1, tx0 = 0, ty0 = 0;\n",
+        "  (function () {\n",
+        "    var ctm = svg.getScreenCTM();\n",
+        "    if (!ctm || ctm.a >= 1) return;\n",
+        "    var p0 = pt({ clientX: 0, clientY: 0 });\n",
+        "    var p1 = pt({ clientX: window.innerWidth, clientY: "
+        "window.innerHeight });\n",
+        "    var top = null;\n",
+        "    [].forEach.call(document.querySelectorAll(\"g.node\"), "
+        "function (n) {\n",
+        "      // The call graph's nodes are N1, N2, ...: not the legend.\n",
+        "      var t = n.querySelector(\"title\");\n",
+        "      if (!t || !/^N[0-9]+$/.test(t.textContent)) return;\n",
+        "      var r = n.getBoundingClientRect();\n",
+        "      if (!top || r.top < top.top - 1 || (Math.abs(r.top - top.top) "
+        "<= 1 && r.width > top.width)) top = r;\n",
+        "    });\n",
+        "    s0 = 1 / ctm.a;\n",
+        "    var vb = svg.viewBox.baseVal;\n",
+        "    var cx = top ? pt({ clientX: top.left + top.width / 2, clientY: "
+        "0 }).x : vb.x + vb.width / 2;\n",
+        "    tx0 = (p0.x + p1.x) / 2 - s0 * cx;\n",
+        "    ty0 = p0.y - s0 * vb.y;\n",
+        "  })();\n",
+        "  s = s0; tx = tx0; ty = ty0;\n",
+        "  apply();\n",
         "  svg.addEventListener(\"wheel\", function (e) {\n",
         "    e.preventDefault();\n",
-        "    zoomAt(pt(e), Math.exp(-e.deltaY / 500));\n",
+        "    // About 10% a wheel notch (deltaY 100).\n",
+        "    zoomAt(pt(e), Math.exp(-e.deltaY / 1050));\n",
         "  }, { passive: false });\n",
         "  svg.addEventListener(\"mousedown\", function (e) {\n",
         "    if (e.button !== 0) return;\n",
@@ -49,12 +82,12 @@ const char *const pp_report__panzoom_script[] = {
         "  });\n",
         "  window.addEventListener(\"mouseup\", function () { drag = null; "
         "});\n",
-        "  svg.addEventListener(\"dblclick\", function () { s = 1; tx = ty = "
-        "0; apply(); });\n",
+        "  function reset() { s = s0; tx = tx0; ty = ty0; apply(); }\n",
+        "  svg.addEventListener(\"dblclick\", reset);\n",
         "  window.pprofPanZoom = {\n",
         "    state: function () { return { scale: s, x: tx, y: ty }; },\n",
         "    zoomAt: function (x, y, k) { zoomAt({ x: x, y: y }, k); },\n",
-        "    reset: function () { s = 1; tx = ty = 0; apply(); }\n",
+        "    reset: reset\n",
         "  };\n",
         "})();\n",
         "]]></script>\n",

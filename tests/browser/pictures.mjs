@@ -89,6 +89,21 @@ try {
   }));
   check(g.script === "object" && g.nodes > 10 && g.edges > 10 && g.visible === g.nodes,
         "svg: call graph renders", JSON.stringify(g));
+  // Opened at 1:1 (a unit of the drawing per CSS pixel, as pprof opens
+  // it), not fitted to the window, with the top node in view.
+  const open = await page.evaluate(() => {
+    let top = null;
+    for (const n of document.querySelectorAll("g.node")) {
+      if (!/^N\d+$/.test(n.querySelector("title").textContent)) continue; // the legend
+      const r = n.getBoundingClientRect();
+      if (!top || r.top < top.top - 1) top = r;
+    }
+    return { scale: document.querySelector("g.node text").getScreenCTM().a,
+             top: top && { left: top.left, right: top.right, top: top.top, bottom: top.bottom },
+             w: window.innerWidth, h: window.innerHeight };
+  });
+  check(Math.abs(open.scale - 1) < 0.01 && open.top.left >= 0 && open.top.right <= open.w &&
+        open.top.top >= 0 && open.top.bottom <= open.h, "svg: opens at 1:1 with the top node in view", JSON.stringify(open));
   await page.screenshot({ path: path.join(artifacts, "graph.png") });
   const box0 = await page.locator("g.node").first().boundingBox();
   await page.mouse.move(620, 450);
@@ -103,6 +118,9 @@ try {
   await page.mouse.up();
   const box2 = await page.locator("g.node").first().boundingBox();
   check(box2.x < box1.x - 100 && box2.y < box1.y - 50, "svg: drag pans", JSON.stringify({ box1, box2 }));
+  await page.mouse.dblclick(600, 400);
+  const back = await page.evaluate(() => document.querySelector("g.node text").getScreenCTM().a);
+  check(Math.abs(back - 1) < 0.01, "svg: a double-click returns to 1:1", String(back));
   await page.screenshot({ path: path.join(artifacts, "graph-zoomed.png") });
   check(errors.length === 0, "svg: no script errors", errors.join("; "));
 

@@ -61,6 +61,35 @@ function cliTop(args) {
   });
 }
 
+// WCAG's contrast ratio of two CSS colours ("rgb(r, g, b)").
+function contrast(a, b) {
+  const lum = (c) => {
+    const m = /(\d+)\D+(\d+)\D+(\d+)/.exec(c);
+    const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * lin(+m[1]) + 0.7152 * lin(+m[2]) + 0.0722 * lin(+m[3]);
+  };
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+// The lowest contrast between a labelled frame's text and its colour:
+// the web UI's div frames, or a flame SVG's g.f groups.
+async function worstContrast(page, svg) {
+  const pairs = await page.evaluate((svg) => {
+    if (svg)
+      return [...document.querySelectorAll("g.f")].filter((g) => g.querySelector("text").textContent.length > 2)
+        .map((g) => [getComputedStyle(g.querySelector("text")).fill, g.querySelector("rect").getAttribute("fill"), g.querySelector("title").textContent]);
+    return [...document.querySelectorAll(".frame")].filter((f) => f.textContent.length > 2)
+      .map((f) => [getComputedStyle(f).color, getComputedStyle(f).backgroundColor, f.dataset.name]);
+  }, svg);
+  let worst = { ratio: Infinity };
+  for (const [fg, bg, name] of pairs) {
+    const ratio = contrast(fg, bg);
+    if (ratio < worst.ratio) worst = { ratio, fg, bg, name };
+  }
+  return Object.assign(worst, { frames: pairs.length });
+}
+
 async function tableRows(page) {
   return page.$$eval("table.top tbody tr", (trs) => trs.map((tr) =>
     [...tr.children].map((td) => td.textContent)));
@@ -132,6 +161,17 @@ try {
   await page.waitForFunction(() => document.querySelector(".trail a") === null);
   const reset = await page.locator(".frame[data-name='compress/flate.(*compressor).deflate']").first().boundingBox();
   check(reset && Math.abs(reset.width - before.width) < 1, "flame: the trail's root zooms out", JSON.stringify(reset));
+  // The window's width, not a fixed 1200 px: wider and narrower.
+  for (const w of [1600, 900]) {
+    await page.setViewportSize({ width: w, height: 900 });
+    await page.waitForFunction((w) => {
+      const box = document.getElementById("flame"), root = document.querySelector(".frame");
+      return root && box.clientWidth > w - 60 && Math.abs(root.getBoundingClientRect().width - box.clientWidth) < 2;
+    }, w, { timeout: 5000 }).then(() => check(true, "flame: frames fill a " + w + " px window"),
+      async () => check(false, "flame: frames fill a " + w + " px window", JSON.stringify(await page.evaluate(() =>
+        [document.getElementById("flame").clientWidth, document.querySelector(".frame").getBoundingClientRect().width]))));
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // Search highlights the matching frames and shows their share.
   await page.fill("#search", "main\\.mix");
@@ -219,7 +259,38 @@ try {
   await page.waitForSelector("body[data-ready]");
   const gnodes = await page.locator("#graph g.node").count();
   check(gnodes > 10, "graph: the call graph renders", String(gnodes));
-  await page.locator("#graph g.node").first().click();
+  // Opened at 1:1 (a unit of graphviz's drawing per CSS pixel, as pprof
+  // opens it), with the top node, the hottest path's root, in view.
+  const graphScale = () => page.evaluate(() => document.querySelector("#graph g.node text").getScreenCTM().a);
+  const opening = await page.evaluate(() => {
+    const svg = document.querySelector("#graph svg"), box = document.getElementById("graph").getBoundingClientRect();
+    let top = null;
+    for (const n of svg.querySelectorAll("g.node")) {
+      if (!/^N\d+$/.test(n.querySelector("title").textContent)) continue; // the legend
+      const r = n.getBoundingClientRect();
+      const y = n.getBBox().y;
+      if (!top || y < top.y) top = { y, left: r.left, right: r.right, top: r.top, bottom: r.bottom, id: n.id,
+                                     name: n.querySelector("text").textContent };
+    }
+    const full = svg.querySelector("g").getBBox();
+    return { box: { left: box.left, right: box.right, top: box.top, bottom: box.bottom }, top, full: { w: full.width, h: full.height } };
+  });
+  const scale0 = await graphScale();
+  check(Math.abs(scale0 - 1) < 0.01 && opening.full.w > opening.box.right - opening.box.left,
+        "graph: opens at 1:1, not fitted to the window", JSON.stringify({ scale0, opening }));
+  const t = opening.top;
+  check(t.left >= opening.box.left && t.right <= opening.box.right && t.top >= opening.box.top && t.bottom <= opening.box.bottom,
+        "graph: the top node (" + t.name + ") is in view", JSON.stringify(opening));
+  await page.screenshot({ path: path.join(artifacts, "web-graph-open.png") });
+  // A gentler zoom step: about 10% a wheel notch.
+  await page.mouse.move(640, 400);
+  await page.mouse.wheel(0, -100);
+  await page.waitForFunction((s) => Math.abs(document.querySelector("#graph g.node text").getScreenCTM().a - s) > 1e-6, scale0);
+  const step = (await graphScale()) / scale0;
+  check(step > 1.05 && step < 1.15, "graph: one wheel notch zooms by about 10%", String(step));
+  await page.mouse.dblclick(640, 400);
+  check(Math.abs((await graphScale()) - 1) < 0.01, "graph: a double-click returns to 1:1", String(await graphScale()));
+  await page.locator("#graph g.node#" + opening.top.id).click();
   check(await page.locator("#graph g.node.selected").count() === 1, "graph: a click selects a node");
   const before2 = await page.$eval("#graph svg", (s) => s.getAttribute("viewBox"));
   await page.mouse.move(600, 400);
@@ -291,6 +362,9 @@ try {
   const red = colours.filter((c) => /^rgb\(255, (\d+), \1\)$/.test(c) && c !== "rgb(255, 255, 255)").length;
   const blue = colours.filter((c) => /^rgb\((\d+), \1, 255\)$/.test(c)).length;
   check(red > 0 && blue > 0, "diff: frames that grew are red, frames that shrank blue", red + " red, " + blue + " blue");
+  // Text by contrast: white on the saturated blue of what shrank most.
+  const wc = await worstContrast(page, false);
+  check(wc.frames > 10 && wc.ratio >= 4.5, "diff: every frame's text contrasts with its colour (4.5:1)", JSON.stringify(wc));
   await page.screenshot({ path: path.join(artifacts, "web-diff.png") });
   await stop(server);
   server = null;
@@ -318,6 +392,23 @@ try {
   await stop(server);
   server = null;
 
+  // ---- `pprof-c flame`: the window's width, text by contrast ----
+  const flameFile = path.join(tmp, "diff-flame.svg");
+  cli(["flame", "-output=" + flameFile, "-diff_base=testdata/go/cpu_before.pb.gz", "testdata/go/cpu_after.pb.gz"]);
+  for (const w of [1600, 900]) {
+    await page.setViewportSize({ width: w, height: 900 });
+    await page.goto(pathToFileURL(flameFile).href);
+    await page.waitForFunction(() => window.pprofFlame !== undefined);
+    const fw = await page.evaluate(() => ({ root: document.querySelector("g.f rect").getBoundingClientRect().width,
+                                            window: document.documentElement.getBoundingClientRect().width }));
+    check(Math.abs(fw.root - (fw.window - 20)) < 2 && fw.window > w - 30,
+          "flame file: the graph is as wide as a " + w + " px window", JSON.stringify(fw));
+  }
+  const fc = await worstContrast(page, true);
+  check(fc.frames > 10 && fc.ratio >= 4.5, "flame file: every frame's text contrasts with its colour (4.5:1)", JSON.stringify(fc));
+  await page.screenshot({ path: path.join(artifacts, "flame-diff-file.png") });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
   // ---- `pprof-c html`: one file, opened from disk, no server ----
   const htmlFile = path.join(tmp, "report.html");
   cli(["html", "-output=" + htmlFile, cpu]);
@@ -334,6 +425,8 @@ try {
   await page.waitForFunction(() => document.querySelector(".trail a") !== null);
   const safter = await page.locator(".frame[data-name='compress/flate.(*compressor).deflate']").first().boundingBox();
   check(sbefore && safter && safter.width > sbefore.width * 1.5, "html: click zooms with no server", JSON.stringify({ sbefore, safter }));
+  const hw = await page.evaluate(() => [document.getElementById("flame").clientWidth, document.querySelector(".frame").getBoundingClientRect().width]);
+  check(hw[0] > 1200 && Math.abs(hw[0] - hw[1]) < 2, "html: the flame graph is the window's width", JSON.stringify(hw));
   await page.screenshot({ path: path.join(artifacts, "html-flame.png") });
   await page.goto(fileURL + "?view=top");
   await page.waitForSelector("body[data-ready]");

@@ -212,6 +212,17 @@
     return "rgb(" + (205 + h % 50) + "," + ((h >>> 8) % 230) + "," + ((h >>> 20) % 55) + ")";
   }
 
+  // The text colour that reads on a frame's colour: black or white, by
+  // which contrasts more (WCAG's relative luminance). Saturated blue, a
+  // diff's most shrunk frames, takes white.
+  function textColour(rgb) {
+    const m = /(\d+)\D+(\d+)\D+(\d+)/.exec(rgb);
+    if (!m) return "#000";
+    const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+    const l = 0.2126 * lin(+m[1]) + 0.7152 * lin(+m[2]) + 0.0722 * lin(+m[3]);
+    return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000" : "#fff";
+  }
+
   // Draw d's frames into box: root at the bottom (a flame graph) or at the
   // top (inverted: an icicle). Returns the frames drawn.
   function drawFrames(box, d, inverted, selectedName) {
@@ -240,7 +251,9 @@
       f.style.left = left + "px";
       f.style.width = w + "px";
       f.style.top = (inverted ? depth : maxDepth - depth) * ROW + "px";
-      f.style.background = frameColour(d, n, maxDelta);
+      const bg = frameColour(d, n, maxDelta);
+      f.style.background = bg;
+      f.style.color = textColour(bg);
       if (w > 24) f.textContent = name;
       f.dataset.id = n[0];
       f.dataset.name = name;
@@ -438,10 +451,21 @@
     const apply = () => g.setAttribute("viewBox", view.x + " " + view.y + " " + view.w + " " + view.h);
     g.removeAttribute("width"); g.removeAttribute("height");
     apply();
+    // Open at 1:1, as pprof does (one unit of the drawing, graphviz's
+    // point, per CSS pixel), so every label reads: the top of the graph
+    // in view, centred on its top node, the root of the hottest path
+    // (a big graph fitted to the window is unreadable). Double-click
+    // comes back here.
+    const start = oneToOne(g, box, view);
+    view = Object.assign({}, start);
+    apply();
+    box.addEventListener("dblclick", () => { view = Object.assign({}, start); apply(); });
     box.addEventListener("wheel", (ev) => {
       ev.preventDefault();
       const r = g.getBoundingClientRect();
-      const k = ev.deltaY < 0 ? 0.8 : 1.25;
+      // About 10% a wheel notch (deltaY 100), smoothly for a touchpad's
+      // small steps.
+      const k = Math.pow(1.1, Math.max(-3, Math.min(3, ev.deltaY / 100)));
       const px = view.x + (ev.clientX - r.left) / r.width * view.w;
       const py = view.y + (ev.clientY - r.top) / r.height * view.h;
       view = { x: px - (px - view.x) * k, y: py - (py - view.y) * k, w: view.w * k, h: view.h * k };
@@ -483,6 +507,30 @@
       $("matched").textContent = re ? n + " matched" : "";
     };
     fillHeader(await api("top", { n: "1" }));
+  }
+
+  // The 1:1 view of svg g in box, whose whole drawing is shown as full:
+  // the graph's top node centred (or the whole graph, when it is
+  // narrower than the box), its top row at the top.
+  function oneToOne(g, box, full) {
+    const w = box.clientWidth || full.w, h = box.clientHeight || full.h;
+    const ctm = g.getScreenCTM();
+    let cx = full.x + full.w / 2;
+    if (ctm && full.w > w) {
+      const inv = ctm.inverse();
+      let best = null;
+      for (const node of g.querySelectorAll("g.node")) {
+        // The call graph's nodes are N1, N2, ...: not the legend.
+        const title = node.querySelector("title");
+        if (!title || !/^N\d+$/.test(title.textContent)) continue;
+        const r = node.getBoundingClientRect();
+        const p = new DOMPoint(r.left + r.width / 2, r.top).matrixTransform(inv);
+        if (!best || p.y < best.y - 1 || (Math.abs(p.y - best.y) <= 1 && r.width > best.width))
+          best = { x: p.x, y: p.y, width: r.width };
+      }
+      if (best) cx = Math.max(full.x + w / 2, Math.min(full.x + full.w - w / 2, best.x));
+    }
+    return { x: cx - w / 2, y: full.y, w, h };
   }
 
   // ---- peek and source: pprof's text views -------------------------------
