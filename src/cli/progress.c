@@ -97,12 +97,23 @@ static int columns(int fd)
 	return 80;
 }
 
+static int columns_of(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
 /* Draw the line (the lock held). */
 static void draw(struct pp_cli_progress *p, double elapsed)
 {
-	char line[512], count[96] = "";
-	int width = columns(p->fd) - 1, cols = 0;
-	size_t n = 0, len;
+	char line[512], count[96] = "", tail[160];
+	int width = columns(p->fd) - 1, cols = 0, room;
+	const char *what, *ellipsis = "";
+	size_t n = 0, len, verb;
 
 	if (strcmp(p->unit, "bytes") == 0) {
 		uint64_t big = p->total > p->done ? p->total : p->done;
@@ -123,10 +134,27 @@ static void draw(struct pp_cli_progress *p, double elapsed)
 		         (unsigned long long)p->total, p->unit,
 		         (int)(100.0 * p->done / p->total));
 	}
-	snprintf(line, sizeof(line), "pprof-c: %s%s, %.1f s", p->what, count,
-	         elapsed);
-	/* One terminal line: a wrapped line could not be erased. Columns
-	 * are counted as UTF-8 characters. */
+	snprintf(tail, sizeof(tail), "%s, %.1f s", count, elapsed);
+	/* One terminal line: a wrapped line could not be erased. When it
+	 * is too long, the start of the name after the verb gives way (a
+	 * path's end names the file); the verb and the figures stay.
+	 * Columns are counted as UTF-8 characters. */
+	verb = strcspn(p->what, " ");
+	verb += p->what[verb] == ' ';
+	what = p->what + verb;
+	room = width - 9 - (int)verb - columns_of(tail);
+	if (room < 8)
+		room = 8;
+	if (columns_of(what) > room) {
+		int drop = columns_of(what) - (room - 3);
+
+		while (*what && drop > 0)
+			if (((unsigned char)*++what & 0xc0) != 0x80)
+				drop--;
+		ellipsis = "...";
+	}
+	snprintf(line, sizeof(line), "pprof-c: %.*s%s%s%s", (int)verb, p->what,
+	         ellipsis, what, tail);
 	len = strlen(line);
 	for (n = 0; n < len; n++) {
 		if (((unsigned char)line[n] & 0xc0) != 0x80 && ++cols > width)

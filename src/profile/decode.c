@@ -70,8 +70,10 @@ struct decoder {
 	size_t nmarks, cap_marks;
 	/* The input is ours to discard as the samples are read. */
 	bool release_input;
-	/* "decoding NAME", for progress reports. */
+	/* "decoding NAME", for progress reports, and the bytes of all the
+	 * samples per byte of this thread's run (2 when split in halves). */
 	char what[320];
+	double progress_scale;
 };
 
 /* How far the sample walk reads before returning consumed input pages. */
@@ -694,7 +696,8 @@ static int add_sample(struct decoder *d, struct sample_sink *k,
 #define PROGRESS_EVERY (1u << 20)
 
 /* Decode the sample fields in w into k. With two threads, the first
- * reports how far it is through its half, which is how far both are. */
+ * reports how far it is through its half, scaled to the whole: both
+ * halves go at the same pace. */
 static int sample_fields(struct decoder *d, struct sample_sink *k,
                          struct pp_wire w)
 {
@@ -710,8 +713,10 @@ static int sample_fields(struct decoder *d, struct sample_sink *k,
 			return err;
 		if (progress && (size_t)(w.p - reported) >= PROGRESS_EVERY) {
 			pp_progress(d->ctx, d->what, "bytes",
-			            (uint64_t)(w.p - begin),
-			            (uint64_t)(w.end - begin));
+			            (uint64_t)((double)(w.p - begin) *
+			                       d->progress_scale),
+			            (uint64_t)((double)(w.end - begin) *
+			                       d->progress_scale));
 			reported = w.p;
 		}
 		if (d->release_input &&
@@ -864,7 +869,9 @@ static int walk_samples_split(struct decoder *d, struct sample_sink *k,
 	k->cap_locs = bound_a + 1;
 
 	threaded = pthread_create(&helper, NULL, sample_job_run, job) == 0;
+	d->progress_scale = bound_a ? (double)bound / (double)bound_a : 1;
 	err = sample_fields(d, k, first);
+	d->progress_scale = 1;
 	if (threaded)
 		pthread_join(helper, NULL);
 	else
@@ -994,6 +1001,7 @@ static int decode_proto(struct pp_ctx *ctx, const char *name,
 	d.top.end = data + len;
 	d.release_input = release_input;
 	snprintf(d.what, sizeof(d.what), "decoding %s", name);
+	d.progress_scale = 1;
 	if (len == 0)
 		return pp_error(ctx, PP_EFORMAT, "%s: empty input file", name);
 	d.p = pp_profile_new(ctx);

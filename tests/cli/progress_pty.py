@@ -12,12 +12,15 @@ than half a second shows nothing, and these profiles are small).
 
 usage: progress_pty.py PPROF_C SRCDIR TMPDIR
 """
+import fcntl
 import functools
 import http.server
 import os
 import re
+import struct
 import subprocess
 import sys
+import termios
 import threading
 
 pprof_c, srcdir, tmp = sys.argv[1:4]
@@ -36,9 +39,12 @@ def check(cond, what):
         print("FAIL: " + what)
 
 
-def run_tty(args, delay="0", env_extra=None):
-    """pprof-c ARGS with stderr on a pty: (stdout bytes, pty bytes, rc)."""
+def run_tty(args, delay="0", env_extra=None, cols=0):
+    """pprof-c ARGS with stderr on a pty (cols wide, if given): (stdout
+    bytes, pty bytes, rc)."""
     master, slave = os.openpty()
+    if cols:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
     env = dict(os.environ, TERM="xterm")
     env.pop("PPROF_C_PROGRESS_DELAY", None)
     if delay is not None:
@@ -95,6 +101,14 @@ check(b"File: goprog" in out, "the report still on stdout")
 want_out, want_err, _ = run_pipe(["top", "-nodecount=3", cpu])
 check(out == want_out, "stdout is the same with stderr on a tty")
 check(want_err == b"", "piped stderr is empty: %r" % want_err[:200])
+
+# A narrow terminal: the line never wraps (a wrapped line could not be
+# erased); the path gives way, the verb and the time stay.
+out, err, rc = run_tty(["top", "-nodecount=3", cpu], cols=40)
+drawn = [l[:-3] for l in err.split(b"\r") if l.endswith(b"\x1b[K") and len(l) > 3]
+check(rc == 0 and drawn and all(len(l.decode()) <= 39 for l in drawn) and
+      re.match(rb"pprof-c: reading \.\.\..*cpu\.pb\.gz, \d+\.\d s$", drawn[0]),
+      "40 columns: the line fits: %r" % drawn)
 
 # Drawing the call graph and the flame graph.
 svg = os.path.join(tmp, "g.svg")
