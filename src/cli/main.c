@@ -191,12 +191,6 @@ int main(int argc, char **argv)
 	ctx.warn = print_warning;
 	ctx.interrupt = &interrupted;
 	signals_install();
-	/* Progress of long work, on a terminal's stderr only. */
-	if (pp_cli_progress_new(STDERR_FILENO, &progress) == 0 && progress) {
-		ctx.progress = pp_cli_progress_update;
-		ctx.progress_data = progress;
-		ctx.warn_data = progress;
-	}
 	if (pp_cli_parse(argc, argv, &args, err, sizeof(err)) < 0) {
 		usage_error(err);
 		pp_cli_args_release(&args);
@@ -228,6 +222,13 @@ int main(int argc, char **argv)
 	}
 	ctx.max_size = args.config.max_size;
 	ctx.folded_type = args.config.folded_type;
+	/* Progress of long work, on a terminal's stderr only (made here: every
+	 * return from now on passes its free at out:). */
+	if (pp_cli_progress_new(STDERR_FILENO, &progress) == 0 && progress) {
+		ctx.progress = pp_cli_progress_update;
+		ctx.progress_data = progress;
+		ctx.warn_data = progress;
+	}
 	if (pp_cli_fetch_init(&ctx, &args.config, args.sources, args.nsources) <
 	    0) {
 		print_line("pprof-c: ", ctx.message);
