@@ -42,6 +42,7 @@ struct pp_node_info {
 	uint64_t address;
 	int64_t start_line;
 	int64_t lineno;
+	int64_t column; /* 0 unless the options keep columns */
 };
 
 struct pp_node {
@@ -78,6 +79,10 @@ struct pp_graph_opts {
 	bool mean;             /* divide by value 0 (the event count) */
 	enum pp_granularity granularity;
 	bool noinlines; /* keep only each location's outermost line */
+	/* Keep line columns in line-level nodes (pprof's -showcolumns):
+	 * "file.go:12:5". pprof 1.24 keeps them at addresses granularity
+	 * with inlines whatever this says; so does the graph. */
+	bool columns;
 	bool obj_names; /* keep the binary name in every node (list, raw) */
 	bool drop_negative;
 	enum pp_edge_mode edges;

@@ -72,16 +72,17 @@ struct pp_report_opts {
 	/* flame: title, width, palette, minwidth, reverse. Only shapes the
 	 * picture: pp_report_set_view takes it. */
 	struct pp_flame_opts flame;
+	/* Line-level nodes show their column ("file.go:12:5"), pprof's
+	 * -showcolumns; false. */
+	bool showcolumns;
 };
 
 #define PP_REPORT_OPTS_INIT                                                \
 	{                                                                  \
 		NULL, false, PP_GRAN_FUNCTIONS, false, false, -1, 0.005,   \
 		        0.001, NULL, 1.0, true, false, false, false, NULL, \
-		        NULL, NULL, NULL, 0, 0,                            \
-		{                                                          \
-			NULL, 0, NULL, 0, false                            \
-		}                                                          \
+		        NULL, NULL, NULL, 0, 0, {NULL, 0, NULL, 0, false}, \
+		        false                                              \
 	}
 
 /* The reports, for front ends that run them by kind (pp_report_run,

@@ -51,6 +51,7 @@ static uint64_t info_hash(const struct pp_node_info *i)
 	h = mix(h, i->address);
 	h = mix(h, (uint64_t)i->start_line);
 	h = mix(h, (uint64_t)i->lineno);
+	h = mix(h, (uint64_t)i->column);
 	return h * 0x9E3779B97F4A7C15ull;
 }
 
@@ -58,7 +59,8 @@ static bool info_eq(const struct pp_node_info *a, const struct pp_node_info *b)
 {
 	return a->name == b->name && a->file == b->file &&
 	       a->objfile == b->objfile && a->address == b->address &&
-	       a->start_line == b->start_line && a->lineno == b->lineno;
+	       a->start_line == b->start_line && a->lineno == b->lineno &&
+	       a->column == b->column;
 }
 
 static int node_table_grow(struct pp_graph *g)
@@ -122,6 +124,10 @@ static void line_info(struct pp_graph *g, const struct pp_location *loc,
 	bool keep_file = gran != PP_GRAN_FUNCTIONS;
 	bool keep_line = gran == PP_GRAN_LINES || gran == PP_GRAN_ADDRESSES;
 	bool keep_addr = gran == PP_GRAN_ADDRESSES;
+	/* pprof's Aggregate leaves addresses with inlines untouched, columns
+	 * and all; elsewhere they go unless -showcolumns. */
+	bool keep_col = keep_line &&
+	                (g->opts.columns || (keep_addr && !g->opts.noinlines));
 	pp_str objfile =
 	        loc->mapping != PP_NONE ? p->mappings[loc->mapping].file : 0;
 
@@ -135,6 +141,7 @@ static void line_info(struct pp_graph *g, const struct pp_location *loc,
 		const struct pp_function *f = &p->functions[line->function];
 
 		ni->lineno = keep_line ? line->line : 0;
+		ni->column = keep_col ? line->column : 0;
 		ni->name = keep_fn ? f->name : 0;
 		ni->file = keep_file ? pp_path_clean_str(g->ctx, p, f->filename)
 		                     : 0;
@@ -636,10 +643,12 @@ size_t pp_node_name(const struct pp_graph *g, const struct pp_node *n,
 		PUT("%016llx", (unsigned long long)i->address);
 	if (i->name)
 		PUT("%s%s", len ? " " : "", pp_profile_str(p, i->name));
-	if (i->lineno)
+	if (i->lineno) {
 		PUT("%s%s:%lld", len ? " " : "", pp_profile_str(p, i->file),
 		    (long long)i->lineno);
-	else if (i->file)
+		if (i->column)
+			PUT(":%lld", (long long)i->column);
+	} else if (i->file)
 		PUT("%s%s", len ? " " : "", pp_profile_str(p, i->file));
 	else if (i->name)
 		;

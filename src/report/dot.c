@@ -157,7 +157,10 @@ static void put_multiline_name(const struct pp_report *r, struct shortener *sh,
 	}
 	if (i->lineno) {
 		put_escaped(out, pp_path_base(pp_profile_str(p, i->file)));
-		fprintf(out, ":%lld\\n", (long long)i->lineno);
+		fprintf(out, ":%lld", (long long)i->lineno);
+		if (i->column)
+			fprintf(out, ":%lld", (long long)i->column);
+		fputs("\\n", out);
 	} else if (i->file) {
 		put_escaped(out, pp_path_base(pp_profile_str(p, i->file)));
 		fputs("\\n", out);

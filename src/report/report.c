@@ -148,6 +148,7 @@ int pp_report__tree(struct pp_report *r, const struct pp_tree **out)
 		go.sample_index = r->sample_index;
 		go.granularity = r->opts.granularity;
 		go.noinlines = r->opts.noinlines;
+		go.columns = r->opts.showcolumns;
 		r->graph_builds++;
 		if ((err = pp_tree_new(r->ctx, r->prof, &go, &r->tree)) < 0)
 			return err;
@@ -347,6 +348,7 @@ void pp_report__graph_opts(const struct pp_report *r, enum pp_edge_mode edges,
 	go->mean = r->opts.mean;
 	go->granularity = r->opts.granularity;
 	go->noinlines = r->opts.noinlines;
+	go->columns = r->opts.showcolumns;
 	go->drop_negative = r->opts.drop_negative;
 	go->edges = edges;
 }
@@ -371,7 +373,8 @@ static bool same_aggregate(const struct pp_graph_opts *a,
 {
 	return a->sample_index == b->sample_index && a->mean == b->mean &&
 	       a->granularity == b->granularity &&
-	       a->noinlines == b->noinlines && a->obj_names == b->obj_names &&
+	       a->noinlines == b->noinlines && a->columns == b->columns &&
+	       a->obj_names == b->obj_names &&
 	       a->drop_negative == b->drop_negative && !a->nodes_only &&
 	       !b->nodes_only;
 }

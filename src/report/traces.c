@@ -132,6 +132,7 @@ int pp_report_traces(struct pp_report *r, FILE *out)
 	go.sample_index = r->sample_index;
 	go.granularity = r->opts.granularity;
 	go.noinlines = r->opts.noinlines;
+	go.columns = r->opts.showcolumns;
 	go.edges = PP_EDGES_NONE;
 	go.nodes_only = true; /* values come from the samples */
 	if ((err = pp_report__graph(r, &go)) < 0 ||

@@ -32,6 +32,7 @@ static const struct {
         {"rel", "relative_percentages", false},
         {"dropneg", "drop_negative", false},
         {"noinlines", "noinlines", false},
+        {"showcolumns", "showcolumns", false},
         {"compact", "compact_labels", false},
 };
 
