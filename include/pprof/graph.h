@@ -86,6 +86,14 @@ struct pp_graph_opts {
 	bool obj_names; /* keep the binary name in every node (list, raw) */
 	bool drop_negative;
 	enum pp_edge_mode edges;
+	/* false; true: a call tree (pprof's -call_tree): a node per call
+	 * path, the frame at the granularity under its parent node, so a
+	 * function called from two places is two nodes. Flat and cum are
+	 * the path's; each node's one in-edge, from its parent, carries its
+	 * cum and is inline when every call along it was. Such a graph has
+	 * no location table (loc_nodes) and is never re-accumulated:
+	 * reports trim it as a tree (tree_parent, tree_in_edge). */
+	bool call_tree;
 	/* false; true: build the node table only, leaving every value 0
 	 * (for callers that walk the samples themselves: the tree, and
 	 * traces, which prints the samples' own values). */
@@ -117,6 +125,13 @@ struct pp_graph {
 	uint32_t *stamp_node;
 	uint32_t *stamp_edge;
 	uint32_t stamp;
+	/* Call trees only (else NULL): each node's parent (PP_NONE for a
+	 * root) and the edge from it (PP_NONE for a root), and the node
+	 * each sample ends at (PP_NONE for a sample left out). */
+	uint32_t *tree_parent;
+	uint32_t *tree_in_edge;
+	uint32_t *sample_leaf;
+	size_t cap_parent, cap_in_edge;
 	/* For PP_EDGES_MARKED: per node, true if its edges are wanted
 	 * (borrowed; set by the caller before pp_graph_accumulate). */
 	const bool *edge_marks;

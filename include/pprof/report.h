@@ -75,6 +75,9 @@ struct pp_report_opts {
 	/* Line-level nodes show their column ("file.go:12:5"), pprof's
 	 * -showcolumns; false. */
 	bool showcolumns;
+	/* dot, svg, png, pdf: a call tree, a node per call path (pprof's
+	 * -call_tree); false. Other reports ignore it, as pprof's. */
+	bool call_tree;
 };
 
 #define PP_REPORT_OPTS_INIT                                                \
@@ -82,7 +85,7 @@ struct pp_report_opts {
 		NULL, false, PP_GRAN_FUNCTIONS, false, false, -1, 0.005,   \
 		        0.001, NULL, 1.0, true, false, false, false, NULL, \
 		        NULL, NULL, NULL, 0, 0, {NULL, 0, NULL, 0, false}, \
-		        false                                              \
+		        false, false                                       \
 	}
 
 /* The reports, for front ends that run them by kind (pp_report_run,

@@ -45,6 +45,8 @@ const struct pp_setting pp_settings[] = {
          PP_GRAN_ADDRESSES, NULL, "granularity=addresses", false},
         {"noinlines", PP_SET_BOOL, OFF(report.noinlines), 0, NULL,
          "attribute inlined calls to their callers", false},
+        {"call_tree", PP_SET_BOOL, OFF(report.call_tree), 0, NULL,
+         "dot, svg, png, pdf: a node per call path, not per function", false},
         {"showcolumns", PP_SET_BOOL, OFF(report.showcolumns), 0, NULL,
          "lines: show column numbers (file.go:12:5)", false},
         {"cum", PP_SET_SORT, OFF(report.cum_sort), 1, NULL,

@@ -590,7 +590,8 @@ int pp_graph_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 	g->ctx = ctx;
 	g->prof = prof;
 	g->opts = *opts;
-	if ((err = build_nodes(g)) < 0)
+	if ((err = build_nodes(g)) < 0 ||
+	    (opts->call_tree && (err = pp_graph__call_tree(g)) < 0))
 		goto fail;
 	g->stamp_node = pp_calloc(ctx, g->nnodes ? g->nnodes : 1,
 	                          sizeof(*g->stamp_node));
@@ -598,7 +599,7 @@ int pp_graph_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 		err = pp_error(ctx, PP_ENOMEM, "out of memory");
 		goto fail;
 	}
-	if (!opts->nodes_only &&
+	if (!opts->nodes_only && !opts->call_tree &&
 	    (err = pp_graph_accumulate(g, NULL, opts->edges)) < 0)
 		goto fail;
 	*out = g;
@@ -621,6 +622,9 @@ void pp_graph_free(struct pp_graph *g)
 	pp_free(g->ctx, g->edge_vals);
 	pp_free(g->ctx, g->stamp_node);
 	pp_free(g->ctx, g->stamp_edge);
+	pp_free(g->ctx, g->tree_parent);
+	pp_free(g->ctx, g->tree_in_edge);
+	pp_free(g->ctx, g->sample_leaf);
 	pp_free(g->ctx, g);
 }
 

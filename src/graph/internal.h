@@ -13,4 +13,8 @@ int pp_graph__merge_edge(struct pp_graph *g, uint32_t src, uint32_t dst,
  * with a kept set), without touching node values. */
 int pp_graph__inline_edges(struct pp_graph *g, const bool *kept);
 
+/* Replace g's node table (built, values 0) by the call tree of its
+ * profile (pprof/graph.h, pp_graph_opts.call_tree). */
+int pp_graph__call_tree(struct pp_graph *g);
+
 #endif

@@ -374,7 +374,7 @@ static bool same_aggregate(const struct pp_graph_opts *a,
 	return a->sample_index == b->sample_index && a->mean == b->mean &&
 	       a->granularity == b->granularity &&
 	       a->noinlines == b->noinlines && a->columns == b->columns &&
-	       a->obj_names == b->obj_names &&
+	       a->call_tree == b->call_tree && a->obj_names == b->obj_names &&
 	       a->drop_negative == b->drop_negative && !a->nodes_only &&
 	       !b->nodes_only;
 }
@@ -398,7 +398,9 @@ int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 	r->graph_builds++;
 	if ((err = pp_graph_new(r->ctx, r->prof, go, &r->graph)) < 0)
 		return err;
-	if (!go->nodes_only) {
+	/* A call tree's edges are its shape: saved values, which forget
+	 * edges, cannot stand for it; it is built again when asked for. */
+	if (!go->nodes_only && !go->call_tree) {
 		r->graph_opts = *go;
 		if ((err = pp_graph_save_values(r->graph, &r->graph_values)) <
 		    0)

@@ -101,7 +101,8 @@ bool pp_report_opts_same_aggregate(const struct pp_report_opts *a,
 	       a->mean == b->mean && a->granularity == b->granularity &&
 	       a->noinlines == b->noinlines &&
 	       a->showcolumns == b->showcolumns &&
-	       same_string(a->unit, b->unit) && a->divide_by == b->divide_by &&
+	       a->call_tree == b->call_tree && same_string(a->unit, b->unit) &&
+	       a->divide_by == b->divide_by &&
 	       a->drop_negative == b->drop_negative &&
 	       same_string(a->source_path, b->source_path) &&
 	       same_string(a->trim_path, b->trim_path);

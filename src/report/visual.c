@@ -521,6 +521,170 @@ static int want_first(struct pp_report *r, uint32_t n, bool **out)
 	return 0;
 }
 
+/* ---- call trees (-call_tree) ----------------------------------------------
+ */
+
+/* pprof's newTree tags: every node of a sample's path gets its cum, its
+ * last node its flat. */
+static int call_tree_tags(struct pp_report *r)
+{
+	const struct pp_graph *g = r->graph;
+	const struct pp_profile *p = r->prof;
+	int err;
+
+	for (uint32_t s = 0; s < p->nsamples; s++) {
+		const int64_t *vals = pp_profile_sample_values(p, s);
+		int64_t w = vals[r->sample_index];
+		int64_t dw = r->opts.mean ? vals[0] : 0;
+		uint32_t leaf = g->sample_leaf[s];
+
+		if (leaf == PP_NONE || (r->tags->sample_label[s] == 0 &&
+		                        p->samples[s].label_count == 0))
+			continue;
+		for (uint32_t n = leaf; n != PP_NONE; n = g->tree_parent[n])
+			if ((err = add_tags(r, s, n, w, dw, false)) < 0)
+				return err;
+		if ((err = add_tags(r, s, leaf, w, dw, true)) < 0)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * pprof's TrimTree: the nodes of r->order not kept leave the tree; an
+ * in-edge from such a node then starts at the nearest ancestor that stays
+ * (residual, and inline only if every edge it stands for was), or goes
+ * when a leaving node on the way has no live in-edge. Nodes outside
+ * r->order (worth zero: pprof's graph leaves them out but keeps their
+ * edges) are not touched. Dead edges are taken out of the graph, as the
+ * entropy order reads every edge. drop is scratch of g->nnodes.
+ */
+static void trim_tree(struct pp_report *r, const bool *kept, bool *drop)
+{
+	struct pp_graph *g = r->graph;
+	uint32_t n = 0, live = 0;
+
+	memset(drop, 0, g->nnodes * sizeof(*drop));
+	for (uint32_t i = 0; i < r->norder; i++)
+		drop[r->order[i]] = !kept[r->order[i]];
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		struct pp_edge *ed = &g->edges[e];
+		uint32_t src = ed->src;
+
+		if (r->edge_dead[e] || drop[ed->dst])
+			continue;
+		while (drop[src]) {
+			uint32_t in = g->tree_in_edge[src];
+
+			if (in == PP_NONE || r->edge_dead[in]) {
+				src = PP_NONE;
+				break;
+			}
+			ed->residual = true;
+			ed->is_inline = ed->is_inline && g->edges[in].is_inline;
+			src = g->edges[in].src;
+		}
+		ed->src = src; /* PP_NONE: the edge goes below */
+	}
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		const struct pp_edge *ed = &g->edges[e];
+
+		if (r->edge_dead[e] || drop[ed->dst] || ed->src == PP_NONE) {
+			g->tree_in_edge[ed->dst] = PP_NONE;
+			continue;
+		}
+		g->tree_in_edge[ed->dst] = live;
+		g->edges[live++] = *ed;
+	}
+	g->nedges = live;
+	memset(r->edge_dead, 0, (size_t)live * sizeof(*r->edge_dead));
+	for (uint32_t i = 0; i < r->norder; i++)
+		if (kept[r->order[i]])
+			r->order[n++] = r->order[i];
+	r->norder = n;
+}
+
+/*
+ * newTrimmedGraph's steps for a call tree: cut the nodes under the node
+ * cutoff, sort by entropy, keep the first nodecount (nodelets counted)
+ * after dropping the tags and edges under the cutoffs, then drop those
+ * again. Nothing is re-accumulated: a tree keeps its values.
+ */
+static int call_tree_graph(struct pp_report *r, int nodecount,
+                           double nodefraction, double edgefraction)
+{
+	struct pp_graph_opts go;
+	int64_t node_cutoff, edge_cutoff;
+	bool *kept = NULL, *drop = NULL;
+	int err;
+
+	pp_report__graph_opts(r, PP_EDGES_ALL, &go);
+	go.call_tree = true;
+	if ((err = pp_report__graph(r, &go)) < 0 ||
+	    (err = pp_report__size_order(r)) < 0)
+		return err;
+	pp_free(r->ctx, r->edge_dead);
+	r->edge_dead =
+	        pp_calloc(r->ctx, r->graph->nedges ? r->graph->nedges : 1,
+	                  sizeof(*r->edge_dead));
+	kept = pp_calloc(r->ctx, r->graph->nnodes ? r->graph->nnodes : 1,
+	                 sizeof(*kept));
+	drop = pp_calloc(r->ctx, r->graph->nnodes ? r->graph->nnodes : 1,
+	                 sizeof(*drop));
+	if (!r->edge_dead || !kept || !drop) {
+		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((err = call_tree_tags(r)) < 0)
+		goto done;
+	collect_nodes(r);
+	pp_report__cutoffs(r, nodefraction, edgefraction, &node_cutoff,
+	                   &edge_cutoff);
+	r->dropped_nodes = 0;
+	if (node_cutoff > 0) {
+		uint32_t nkept = pp_report__keep_over(r, node_cutoff);
+
+		if (nkept != r->norder) {
+			r->dropped_nodes = r->norder - nkept;
+			trim_tree(r, r->kept, drop);
+		}
+	}
+	r->orig_count = r->norder;
+	if ((err = entropy_sort(r)) < 0)
+		goto done;
+	if (nodecount > 0) {
+		uint32_t count = 0, keep = r->norder;
+
+		trim_tags(r, node_cutoff);
+		trim_edges(r, edge_cutoff);
+		for (uint32_t i = 0; i < r->norder; i++) {
+			uint32_t tags = count_tags(r, r->order[i]);
+
+			count +=
+			        (tags > MAX_NODELETS ? MAX_NODELETS : tags) + 1;
+			if (count >= (uint32_t)nodecount) {
+				keep = i + 1;
+				break;
+			}
+		}
+		if (keep < r->norder) {
+			for (uint32_t i = 0; i < keep; i++)
+				kept[r->order[i]] = true;
+			trim_tree(r, kept, drop);
+			if ((err = entropy_sort(r)) < 0)
+				goto done;
+		}
+	}
+	trim_tags(r, node_cutoff);
+	r->dropped_edges = trim_edges(r, edge_cutoff);
+	/* No redundant edges to remove: a tree has one path to each node. */
+	pp_report__select_output_unit(r);
+done:
+	pp_free(r->ctx, kept);
+	pp_free(r->ctx, drop);
+	return err;
+}
+
 int pp_report__visual_graph(struct pp_report *r)
 {
 	struct pp_report__cache_key key = pp_report__cache_key(r, true);
@@ -552,6 +716,12 @@ int pp_report__visual_graph(struct pp_report *r)
 	if ((err = sample_labels(r, r->tags)) < 0)
 		return err;
 	r->tags->bytes_key = pp_strtab_find(r->prof->strings, "bytes", 5);
+	if (r->opts.call_tree) {
+		if ((err = call_tree_graph(r, nodecount, nodefraction,
+		                           edgefraction)) < 0)
+			return err;
+		return pp_report__cache_store(r, &key);
+	}
 
 	/* Values first, without edges (the fast pass): the node cut needs
 	 * only them, and the edges of every node would be thrown away by

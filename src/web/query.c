@@ -33,6 +33,7 @@ static const struct {
         {"dropneg", "drop_negative", false},
         {"noinlines", "noinlines", false},
         {"showcolumns", "showcolumns", false},
+        {"calltree", "call_tree", false},
         {"compact", "compact_labels", false},
 };
 

@@ -29,6 +29,9 @@ failed=0
 while IFS=$tab read -r name args pprof_args; do
 	case $name in '' | '#'*) continue ;; esac
 	ours=$args
+	# Call trees are compared by path, not node number (dotcheck.py).
+	tree=
+	case " $args " in *" -call_tree "*) tree=--tree ;; esac
 	set -f
 	# shellcheck disable=SC2086 # ARGS are split at spaces on purpose.
 	"$BIN" $ours </dev/null >"$TMP/out" 2>"$TMP/err"
@@ -37,7 +40,7 @@ while IFS=$tab read -r name args pprof_args; do
 	if [ "$rc" -ne 0 ]; then
 		echo "FAIL $name: exit status $rc: $(head -c 300 "$TMP/err")"
 		failed=$((failed + 1))
-	elif "$PY" "$GOLDEN/dotcheck.py" "${CASES%.cases}/$name.txt" "$TMP/out" >"$TMP/why" 2>&1; then
+	elif "$PY" "$GOLDEN/dotcheck.py" ${tree:+"$tree"} "${CASES%.cases}/$name.txt" "$TMP/out" >"$TMP/why" 2>&1; then
 		echo "ok $name"
 		passed=$((passed + 1))
 	else
