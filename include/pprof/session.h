@@ -136,14 +136,20 @@ struct pp_view_opts {
 	struct pp_report_opts report;
 	/* false: percentages of the unfiltered total, as pprof. */
 	bool relative_percentages;
+	/* pprof's -tagroot / -tagleaf: label keys (comma-separated) made
+	 * pseudo frames at the root / leaf of every stack before the
+	 * filters (pprof/transform.h, pp_profile_label_frames); NULL or "":
+	 * none. */
+	const char *tagroot, *tagleaf;
 	/* PP_REPORT_CHECK's rules. */
 	const struct pp_check_rule *rules;
 	size_t nrules;
 };
 
-#define PP_VIEW_OPTS_INIT                                                \
-	{                                                                \
-		PP_FILTER_OPTS_INIT, PP_REPORT_OPTS_INIT, false, NULL, 0 \
+#define PP_VIEW_OPTS_INIT                                                    \
+	{                                                                    \
+		PP_FILTER_OPTS_INIT, PP_REPORT_OPTS_INIT, false, NULL, NULL, \
+		        NULL, 0                                              \
 	}
 
 /*

@@ -115,6 +115,30 @@ struct pp_filter_opts {
 		NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL \
 	}
 
+/*
+ * pprof's -tagroot and -tagleaf: labels as pseudo frames, made before the
+ * filters (which can then match them). root and leaf are comma-separated
+ * label keys (NULL or "": none); for each key every sample gets a frame
+ * whose function is named by its values of that label (strings, then
+ * numbers scaled to unit, joined by ","; empty when it has none, which
+ * reports show as "<unknown>") and whose file name is the key. Root
+ * frames go above the stack (the first key outermost), leaf frames below
+ * it (the last key innermost). unit: the output unit for numeric labels
+ * (NULL: "minimum").
+ */
+struct pp_label_frames_opts {
+	const char *root;
+	const char *leaf;
+	const char *unit;
+};
+
+/* A copy of in with the label frames of o (*out; the caller frees it).
+ * A key list that matches no sample is a warning through ctx, as pprof's
+ * "TagRoot expression matched no samples". */
+int pp_profile_label_frames(struct pp_ctx *ctx, const struct pp_profile *in,
+                            const struct pp_label_frames_opts *o,
+                            struct pp_profile **out);
+
 /* True if any filter in o is set. */
 bool pp_filter_opts_active(const struct pp_filter_opts *o);
 

@@ -84,6 +84,8 @@ void pp_cli_view_opts(const struct pp_cli_config *cfg, struct pp_view_opts *o)
 	v.filter.taghide = cfg->taghide;
 	v.filter.prune_from = cfg->prune_from;
 	v.relative_percentages = cfg->relative_percentages;
+	v.tagroot = cfg->tagroot;
+	v.tagleaf = cfg->tagleaf;
 	v.rules = cfg->rules;
 	v.nrules = cfg->nrules;
 	*o = v;

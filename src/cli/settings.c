@@ -112,6 +112,10 @@ const struct pp_setting pp_settings[] = {
          "keep only the label keys matching REGEX", false},
         {"taghide", PP_SET_STRING, OFF(taghide), 0, "REGEX",
          "leave out the label keys matching REGEX", false},
+        {"tagroot", PP_SET_STRING, OFF(tagroot), 0, "KEYS",
+         "labels KEYS (comma-separated) as frames at the stacks' root", false},
+        {"tagleaf", PP_SET_STRING, OFF(tagleaf), 0, "KEYS",
+         "labels KEYS (comma-separated) as frames at the stacks' leaf", false},
         {"relative_percentages", PP_SET_BOOL, OFF(relative_percentages), 0,
          NULL, "percentages of the filtered total, not of all samples", false},
         {"base", PP_SET_STRING_LIST, OFF(base), 0, "FILE",
@@ -234,6 +238,9 @@ void pp_cli_config_release(struct pp_cli_config *c)
 	free(c->add_comment);
 	free(c->buildid);
 	c->add_comment = c->buildid = NULL;
+	free(c->tagroot);
+	free(c->tagleaf);
+	c->tagroot = c->tagleaf = NULL;
 	free(c->http);
 	c->http = NULL;
 	free(c->flame_title);

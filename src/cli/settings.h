@@ -35,6 +35,9 @@ struct pp_cli_config {
 	 * -buildid (the main mapping's build-id when it has none); owned,
 	 * NULL = unset. */
 	char *add_comment, *buildid;
+	/* -tagroot / -tagleaf: label keys made pseudo frames (owned; NULL =
+	 * unset). */
+	char *tagroot, *tagleaf;
 	/* Fetching over HTTP: pprof's -seconds and -timeout; 0 = unset. */
 	int seconds, timeout;
 	/* Filters (owned copies; NULL = unset), as pprof/transform.h. */

@@ -7,12 +7,15 @@
 #include "session/internal.h"
 
 #define NFILTERS 10 /* the fields of struct pp_filter_opts */
+/* The filtered stage's key: the filters, then -tagroot, -tagleaf and the
+ * unit their numeric labels are named in (only with one of them). */
+#define NKEYS (NFILTERS + 3)
 
 /* A filtered profile, keyed by the filters. */
 struct filtered {
 	unsigned long long id; /* 0: an empty slot */
 	unsigned long long used;
-	char *key[NFILTERS];     /* owned copies; NULL: unset */
+	char *key[NKEYS];        /* owned copies; NULL: unset */
 	struct pp_profile *prof; /* owned; NULL: no filter, the source's */
 	/* The filters as "name=value", for the reports' headers. */
 	char *active[NFILTERS];
@@ -195,7 +198,7 @@ static void filtered_clear(struct pp_session *s, struct filtered *f)
 	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++)
 		if (f->id && s->aggregates[i].filtered == f->id)
 			aggregate_clear(s, &s->aggregates[i]);
-	for (size_t i = 0; i < NFILTERS; i++)
+	for (size_t i = 0; i < NKEYS; i++)
 		pp_free(s->ctx, f->key[i]);
 	for (size_t i = 0; i < f->nactive; i++)
 		pp_free(s->ctx, f->active[i]);
@@ -228,9 +231,10 @@ void pp_session_stats(const struct pp_session *s, struct pp_session_stats *out)
 
 /* The filters of o in pprof's order, with their names; prune_from is a
  * filter that pprof does not list among the active ones. */
-static void filter_fields(const struct pp_filter_opts *o,
-                          const char *v[NFILTERS])
+static void filter_fields(const struct pp_view_opts *vo, const char *v[NKEYS])
 {
+	const struct pp_filter_opts *o = &vo->filter;
+
 	v[0] = o->focus;
 	v[1] = o->ignore;
 	v[2] = o->hide;
@@ -241,9 +245,14 @@ static void filter_fields(const struct pp_filter_opts *o,
 	v[7] = o->tagshow;
 	v[8] = o->taghide;
 	v[9] = o->prune_from;
-	for (size_t i = 0; i < NFILTERS; i++)
+	v[10] = vo->tagroot;
+	v[11] = vo->tagleaf;
+	v[12] = NULL;
+	for (size_t i = 0; i < NKEYS; i++)
 		if (v[i] && !*v[i])
 			v[i] = NULL;
+	if (v[10] || v[11])
+		v[12] = vo->report.unit ? vo->report.unit : "minimum";
 }
 
 static const char *const filter_names[NFILTERS - 1] = {
@@ -265,30 +274,32 @@ static bool same_string(const char *a, const char *b)
 	} while (0)
 
 /* The filtered stage: an entry for o's filters. */
-static int get_filtered(struct pp_session *s, const struct pp_filter_opts *o,
+static int get_filtered(struct pp_session *s, const struct pp_view_opts *vo,
                         struct filtered **out)
 {
-	const char *v[NFILTERS];
+	const struct pp_filter_opts *o = &vo->filter;
+	struct pp_profile *labelled = NULL;
+	const char *v[NKEYS];
 	struct filtered f = {0}, *slot;
 	int err;
 
 	*out = NULL;
-	filter_fields(o, v);
+	filter_fields(vo, v);
 	for (size_t i = 0; i < PP_SESSION_KEEP_FILTERED; i++) {
 		struct filtered *e = &s->filtered[i];
 		size_t k;
 
 		if (!e->id)
 			continue;
-		for (k = 0; k < NFILTERS && same_string(e->key[k], v[k]); k++)
+		for (k = 0; k < NKEYS && same_string(e->key[k], v[k]); k++)
 			;
-		if (k == NFILTERS) {
+		if (k == NKEYS) {
 			e->used = ++s->clock;
 			*out = e;
 			return 0;
 		}
 	}
-	for (size_t k = 0; k < NFILTERS; k++) {
+	for (size_t k = 0; k < NKEYS; k++) {
 		if (!v[k])
 			continue;
 		if (!(f.key[k] = pp_strdup(s->ctx, v[k]))) {
@@ -308,12 +319,28 @@ static int get_filtered(struct pp_session *s, const struct pp_filter_opts *o,
 			f.active[f.nactive++] = a;
 		}
 	}
-	/* As pprof, filters run on a copy. */
+	/* As pprof, label frames are made before the filters (which may
+	 * match them), and both run on a copy. */
+	if (v[10] || v[11]) {
+		struct pp_label_frames_opts lo = {v[10], v[11], v[12]};
+
+		if ((err = pp_profile_label_frames(s->ctx, s->prof, &lo,
+		                                   &labelled)) < 0)
+			goto fail;
+	}
 	if (pp_filter_opts_active(o)) {
-		if ((err = pp_profile_filter(s->ctx, s->prof, o, &f.prof)) < 0)
+		if ((err = pp_profile_filter(s->ctx,
+		                             labelled ? labelled : s->prof, o,
+		                             &f.prof)) < 0)
 			goto fail;
 		s->stats.filters++;
+	} else if (labelled) {
+		f.prof = labelled;
+		labelled = NULL;
+		s->stats.filters++;
 	}
+	pp_profile_free(labelled);
+	labelled = NULL;
 	OLDEST(s->filtered, PP_SESSION_KEEP_FILTERED, slot);
 	filtered_clear(s, slot);
 	*slot = f;
@@ -322,6 +349,7 @@ static int get_filtered(struct pp_session *s, const struct pp_filter_opts *o,
 	*out = slot;
 	return 0;
 fail:
+	pp_profile_free(labelled);
 	f.id = 0;
 	filtered_clear(s, &f);
 	return err;
@@ -399,7 +427,7 @@ static int get_report(struct pp_session *s, const struct pp_view_opts *o,
 	struct filtered *f;
 	int err;
 
-	if ((err = get_filtered(s, &o->filter, &f)) < 0)
+	if ((err = get_filtered(s, o, &f)) < 0)
 		return err;
 	return get_aggregate(s, f, o, out);
 }

@@ -34,6 +34,20 @@ run top "$P"
 expect_same "$TMP/out" "$TMP/o.txt" "-output writes the report"
 if [ -z "$(ls "$TMP" | grep pprof-c-)" ]; then ok; else bad "temporary file left behind"; fi
 
+# -tagroot / -tagleaf reach the stack-tree reports too (folded, flame), as
+# pprof's web flame graph; the goldens against pprof are options.cases.
+C="$SRCDIR/testdata/columns/columns.pb.gz"
+run folded -tagroot=region -tagleaf=thread "$C"
+expect_status 0 "folded -tagroot -tagleaf"
+grep -qx 'eu;main;b;inl;c;t2 200000000' "$TMP/out" && ok || bad "folded: label frames at root and leaf"
+grep -qx '<unknown>;main;a;<unknown> 70000000' "$TMP/out" && ok || bad "folded: <unknown> for a missing label"
+run flame -tagroot=region "$C"
+expect_status 0 "flame -tagroot"
+grep -q '>eu<\|"eu"\|eu (' "$TMP/out" && ok || bad "flame: a frame for region eu"
+run top -tagroot=nosuch "$C"
+expect_status 0 "tagroot matching nothing"
+expect_err_line 'TagRoot expression matched no samples$' "tagroot matching nothing warns"
+
 run --help
 expect_status 0 "--help"
 for s in sample_index mean granularity nodecount nodefraction edgefraction unit output max-size cum; do
