@@ -71,18 +71,33 @@ char *pp_fetch_redact(struct pp_ctx *ctx, const char *text);
 /* Progress lines, without a newline. */
 typedef void (*pp_fetch_progress_fn)(void *data, const char *msg);
 
+/*
+ * pprof's -tls_cert, -tls_key and -tls_ca (PEM files; NULL or "": unset):
+ * a client certificate and its key, given both or neither (else PP_EUSAGE
+ * with pprof's message), and the CA certificates that then alone are
+ * trusted for the server's. Each file must be readable when a fetch
+ * starts (PP_EUSAGE naming it, as pprof's "could not load ...").
+ */
+struct pp_fetch_tls {
+	const char *cert, *key, *ca;
+};
+
+/* Check tls as a fetch would before anything is sent: 0 or PP_EUSAGE. */
+int pp_fetch_tls_check(struct pp_ctx *ctx, const struct pp_fetch_tls *tls);
+
 struct pp_fetch_opts {
 	int seconds; /* pprof's -seconds; 0: the URL's own */
 	int timeout; /* pprof's -timeout, in seconds; 0: pprof's default */
+	struct pp_fetch_tls tls; /* none */
 	/* Called with pprof's lines "Fetching profile over HTTP from URL"
 	 * and, when seconds > 0, "Please wait... (30s)". NULL: silent. */
 	pp_fetch_progress_fn progress;
 	void *progress_data;
 };
 
-#define PP_FETCH_OPTS_INIT       \
-	{                        \
-		0, 0, NULL, NULL \
+#define PP_FETCH_OPTS_INIT                           \
+	{                                            \
+		0, 0, {NULL, NULL, NULL}, NULL, NULL \
 	}
 
 /*

@@ -84,8 +84,10 @@ struct pp_load_opts {
 	/* Where binaries are searched (PPROF_BINARY_PATH's syntax); NULL:
 	 * none. The library reads no environment: front ends pass it. */
 	const char *binary_path;
-	/* Fetching: pprof's -seconds and -timeout (0: unset). */
+	/* Fetching: pprof's -seconds and -timeout (0: unset), and its
+	 * -tls_cert, -tls_key, -tls_ca (pprof/fetch.h; NULL: unset). */
 	int seconds, timeout;
+	const char *tls_cert, *tls_key, *tls_ca;
 	/* Optional: bytes already in memory for sources[i] (data[i]) and for
 	 * the bases (base_data[i], of base or diff_base, whichever is set),
 	 * which then are names only (fuzz targets, tests, uploads). NULL:

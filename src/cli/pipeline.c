@@ -52,6 +52,9 @@ int pp_cli_open(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	o.add_comment = cfg->add_comment;
 	o.buildid = cfg->buildid;
 	o.binary_path = bp;
+	o.tls_cert = cfg->tls_cert;
+	o.tls_key = cfg->tls_key;
+	o.tls_ca = cfg->tls_ca;
 	o.seconds = cfg->seconds;
 	o.timeout = cfg->timeout;
 	o.progress = progress;

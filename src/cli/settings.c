@@ -150,6 +150,12 @@ const struct pp_setting pp_settings[] = {
          "add TEXT to the profile's comments (see comments)", true},
         {"buildid", PP_SET_STRING, OFF(buildid), 0, "ID",
          "build-id of the main binary when the profile has none", true},
+        {"tls_cert", PP_SET_STRING, OFF(tls_cert), 0, "FILE",
+         "URLs: TLS client certificate (PEM; with -tls_key)", true},
+        {"tls_key", PP_SET_STRING, OFF(tls_key), 0, "FILE",
+         "URLs: the client certificate's private key (PEM)", true},
+        {"tls_ca", PP_SET_STRING, OFF(tls_ca), 0, "FILE",
+         "URLs: trust only the CA certificates in FILE (PEM)", true},
         {"folded_type", PP_SET_STRING, OFF(folded_type), 0, "TYPE[/UNIT]",
          "sample type of folded-stack input (samples/count)", true},
         {"max-size", PP_SET_SIZE, OFF(max_size), 0, "BYTES",
@@ -241,6 +247,10 @@ void pp_cli_config_release(struct pp_cli_config *c)
 	free(c->tagroot);
 	free(c->tagleaf);
 	c->tagroot = c->tagleaf = NULL;
+	free(c->tls_cert);
+	free(c->tls_key);
+	free(c->tls_ca);
+	c->tls_cert = c->tls_key = c->tls_ca = NULL;
 	free(c->http);
 	c->http = NULL;
 	free(c->flame_title);

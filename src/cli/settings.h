@@ -38,6 +38,9 @@ struct pp_cli_config {
 	/* -tagroot / -tagleaf: label keys made pseudo frames (owned; NULL =
 	 * unset). */
 	char *tagroot, *tagleaf;
+	/* -tls_cert, -tls_key, -tls_ca: PEM files for fetching (owned; NULL =
+	 * unset). */
+	char *tls_cert, *tls_key, *tls_ca;
 	/* Fetching over HTTP: pprof's -seconds and -timeout; 0 = unset. */
 	int seconds, timeout;
 	/* Filters (owned copies; NULL = unset), as pprof/transform.h. */

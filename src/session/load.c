@@ -86,6 +86,9 @@ static int open_sources(struct pp_ctx *ctx, const struct pp_load_opts *o,
 			urls[k++] = sources[i];
 	fo.seconds = o->seconds;
 	fo.timeout = o->timeout;
+	fo.tls.cert = o->tls_cert;
+	fo.tls.key = o->tls_key;
+	fo.tls.ca = o->tls_ca;
 	fo.progress = o->progress;
 	fo.progress_data = o->data_cb;
 	if ((err = pp_fetch_profiles(ctx, urls, nurls, &fo, fetched)) < 0)

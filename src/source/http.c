@@ -14,6 +14,7 @@
 #include "pprof/encode.h"
 #include "pprof/fetch.h"
 #include "pprof/source.h"
+#include "source/internal.h"
 #include "util/atomicfile.h"
 
 /* ---- fetching ---------------------------------------------------------- */
@@ -451,6 +452,70 @@ static bool has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+static bool set(const char *s)
+{
+	return s && *s;
+}
+
+/* Can path be read? pprof reads the files before it connects. */
+static int readable(struct pp_ctx *ctx, const char *what, const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+
+	if (!fp)
+		return pp_error(ctx, PP_EUSAGE, "could not load %s: %s: %s",
+		                what, path, strerror(errno));
+	fclose(fp);
+	return 0;
+}
+
+int pp_fetch_tls_check(struct pp_ctx *ctx, const struct pp_fetch_tls *tls)
+{
+	int err;
+
+	if (set(tls->key) && !set(tls->cert))
+		return pp_error(ctx, PP_EUSAGE,
+		                "-tls_key is specified, so -tls_cert must also "
+		                "be specified");
+	if (set(tls->cert) && !set(tls->key))
+		return pp_error(ctx, PP_EUSAGE,
+		                "-tls_cert is specified, so -tls_key must also "
+		                "be specified");
+	if (set(tls->cert) &&
+	    ((err = readable(ctx,
+	                     "certificate/key pair specified by -tls_cert "
+	                     "and -tls_key",
+	                     tls->cert)) < 0 ||
+	     (err = readable(ctx,
+	                     "certificate/key pair specified by -tls_cert "
+	                     "and -tls_key",
+	                     tls->key)) < 0))
+		return err;
+	if (set(tls->ca) &&
+	    (err = readable(ctx, "CA specified by -tls_ca", tls->ca)) < 0)
+		return err;
+	return 0;
+}
+
+/* The client certificate and CAs of tls on transfer c; false when
+ * libcurl refuses one of the options. */
+bool pp_fetch__set_tls(void *c, const struct pp_fetch_tls *tls)
+{
+	CURL *curl = c;
+
+	return (!set(tls->cert) ||
+	        (curl_easy_setopt(curl, CURLOPT_SSLCERT, tls->cert) ==
+	                 CURLE_OK &&
+	         curl_easy_setopt(curl, CURLOPT_SSLCERTTYPE, "PEM") ==
+	                 CURLE_OK &&
+	         curl_easy_setopt(curl, CURLOPT_SSLKEY, tls->key) ==
+	                 CURLE_OK &&
+	         curl_easy_setopt(curl, CURLOPT_SSLKEYTYPE, "PEM") ==
+	                 CURLE_OK)) &&
+	       (!set(tls->ca) ||
+	        curl_easy_setopt(curl, CURLOPT_CAINFO, tls->ca) == CURLE_OK);
+}
+
 /* Adjust source, announce it and set up its transfer in *f (zeroed). */
 static int fetch_start(struct pp_ctx *ctx, const char *source,
                        const struct pp_fetch_opts *opts, struct fetch *f)
@@ -525,6 +590,7 @@ static int fetch_start(struct pp_ctx *ctx, const char *source,
 	    curl_easy_setopt(f->curl, CURLOPT_WRITEFUNCTION, write_cb) !=
 	            CURLE_OK ||
 	    curl_easy_setopt(f->curl, CURLOPT_WRITEDATA, f) != CURLE_OK ||
+	    !pp_fetch__set_tls(f->curl, &opts->tls) ||
 	    (u->insecure && (curl_easy_setopt(f->curl, CURLOPT_SSL_VERIFYPEER,
 	                                      0L) != CURLE_OK ||
 	                     curl_easy_setopt(f->curl, CURLOPT_SSL_VERIFYHOST,
@@ -659,6 +725,8 @@ int pp_fetch_profiles(struct pp_ctx *ctx, const char *const *sources, size_t n,
 		return 0;
 	if (!opts)
 		opts = &defaults;
+	if ((err = pp_fetch_tls_check(ctx, &opts->tls)) < 0)
+		return err;
 	if (!(fs = pp_calloc(ctx, n, sizeof(*fs))))
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
 	for (i = 0; i < n; i++)
