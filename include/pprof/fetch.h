@@ -121,6 +121,47 @@ int pp_fetch_profiles(struct pp_ctx *ctx, const char *const *sources, size_t n,
                       const struct pp_fetch_opts *opts,
                       struct pp_profile **outs);
 
+/* ---- remote symbolization: pprof's symbolz protocol --------------------- */
+
+/* Where a mapping of a fetched profile came from, as pprof records it: its
+ * key (the mapping's build-id, else its file, else the URL itself, which
+ * the loader then puts in the mapping's file until symbolization is done),
+ * the URL as fetched, and the mapping's start in that profile. */
+struct pp_symbolz_source {
+	const char *key;
+	const char *url;
+	uint64_t start;
+};
+
+struct pp_symbolz_opts {
+	bool force;              /* also mappings that have functions */
+	struct pp_fetch_tls tls; /* as for fetching */
+};
+
+/*
+ * The symbolz URL beside a profile's URL (*out: pp_free), as pprof's:
+ * PATH/../symbol for net/http/pprof and gperftools paths (PATH holds
+ * "/debug/pprof/" or ends in /pprof/heap, growth, profile, pmuprofile,
+ * contention), else PATH/../symbolz, the query dropped. *out NULL when
+ * source has no host (a file). PP_ENOMEM only.
+ */
+int pp_symbolz_url(struct pp_ctx *ctx, const char *source, char **out);
+
+/*
+ * Symbolize p remotely, as pprof's -symbolize=remote (and its default,
+ * after local symbolization): each mapping without functions (every one
+ * with force) whose file or build-id is the key of a source with a
+ * symbolz URL has the addresses of its locations without lines POSTed
+ * there ("0x401000+0x4010a3", shifted by the mapping's start in that
+ * profile); every answer line "0xADDR NAME" (only lines ending in a
+ * newline) makes NAME the function of the locations at ADDR, with no file
+ * or line. The mapping then has functions. A failed POST or a non-200
+ * answer is the error (PP_EFETCH "http post URL: ..."), as pprof's.
+ */
+int pp_symbolz_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
+                         const struct pp_symbolz_source *sources, size_t n,
+                         const struct pp_symbolz_opts *o);
+
 /*
  * libcurl's process-wide setup and teardown: call init once before the
  * first fetch while no other thread runs (it loads TLS), and cleanup once

@@ -42,6 +42,17 @@ struct pp_symbolize_opts {
 	bool none;
 	/* Re-symbolize mappings that already have functions. Default false. */
 	bool force;
+	/* Function names from the ELF symbol table only, no DWARF: no
+	 * files, lines or inlined frames (pprof's -symbolize=fastlocal,
+	 * which runs nm). Default false. */
+	bool fast;
+	/* Which of pprof's symbolizers run: local (the binaries) and remote
+	 * (symbolz, pp_symbolz_symbolize, for mappings still without
+	 * functions whose profile was fetched). -symbolize=local or
+	 * fastlocal: local only; remote: remote only; default both, as
+	 * pprof. pp_symbolize itself only does the local part and skips it
+	 * when no_local. */
+	bool no_local, no_remote;
 	/* Default PP_DEMANGLE_DEFAULT. */
 	enum pp_demangle demangle;
 	/* The executable named on the command line: used for the main
@@ -56,9 +67,10 @@ struct pp_symbolize_opts {
 	const char *debug_dirs;
 };
 
-#define PP_SYMBOLIZE_OPTS_INIT                                      \
-	{                                                           \
-		false, false, PP_DEMANGLE_DEFAULT, NULL, NULL, NULL \
+#define PP_SYMBOLIZE_OPTS_INIT                                                \
+	{                                                                     \
+		false, false, false, false, false, PP_DEMANGLE_DEFAULT, NULL, \
+		        NULL, NULL                                            \
 	}
 
 /*

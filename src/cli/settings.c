@@ -131,8 +131,8 @@ const struct pp_setting pp_settings[] = {
         {"output", PP_SET_STRING, OFF(output), 0, "FILE",
          "write the report to FILE (atomically) instead of stdout", false},
         {"symbolize", PP_SET_STRING, OFF(symbolize), 0, "MODE",
-         "none, local (default), force, demangle=none|templates|full; "
-         "':'-joined",
+         "local, fastlocal, remote, none, force, demangle=MODE; "
+         "':'-joined (default: local, then remote)",
          true},
         {"max_growth", PP_SET_CHECK_RULE, OFF(rules), 1, "REGEX=POINTS",
          "check: fail when a matching function's cum share grows by more "

@@ -104,10 +104,89 @@ done:
 	return err;
 }
 
+/* What remote symbolization needs to know of the fetched profiles. */
+struct remote {
+	struct pp_symbolz_source *v; /* key and url owned */
+	size_t n, cap;
+};
+
+static void remote_release(struct pp_ctx *ctx, struct remote *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		pp_free(ctx, (char *)r->v[i].key);
+		pp_free(ctx, (char *)r->v[i].url);
+	}
+	pp_free(ctx, r->v);
+}
+
+/*
+ * pprof's collectMappingSources for the profile p fetched from source:
+ * each mapping keyed by its build-id, else its file, else the URL, which
+ * then stands in the mapping's file until symbolization is done (so that
+ * merging keeps the mappings of two servers apart).
+ */
+static int collect_sources(struct pp_ctx *ctx, const struct pp_load_opts *o,
+                           const char *source, struct pp_profile *p,
+                           struct remote *r)
+{
+	struct pp_fetch_url u;
+	int err;
+
+	if ((err = pp_fetch_adjust_url(ctx, source, o->seconds, o->timeout,
+	                               &u)) <= 0)
+		return err;
+	err = 0;
+	for (uint32_t m = 0; m < p->nmappings && err == 0; m++) {
+		struct pp_mapping *map = &p->mappings[m];
+		const char *key = pp_profile_str(p, map->build_id);
+		struct pp_symbolz_source *s;
+
+		if (!*key)
+			key = pp_profile_str(p, map->file);
+		if (!*key) {
+			if ((map->file = pp_profile_intern(p, u.url)) ==
+			    PP_NONE) {
+				err = pp_error(ctx, PP_ENOMEM, "out of memory");
+				break;
+			}
+			key = u.url;
+		}
+		if ((err = pp_grow(ctx, (void **)&r->v, &r->cap, r->n + 1,
+		                   sizeof(*r->v))) < 0)
+			break;
+		s = &r->v[r->n];
+		s->start = map->start;
+		s->key = pp_strdup(ctx, key);
+		s->url = pp_strdup(ctx, u.url);
+		r->n++;
+		if (!s->key || !s->url)
+			err = pp_error(ctx, PP_ENOMEM, "out of memory");
+	}
+	pp_fetch_url_release(ctx, &u);
+	return err;
+}
+
+/* pprof's unsourceMappings: a mapping without a build-id whose file is a
+ * URL (the stand-in above) gets its empty file back. */
+static void unsource(struct pp_profile *p)
+{
+	for (uint32_t m = 0; m < p->nmappings; m++) {
+		struct pp_mapping *map = &p->mappings[m];
+
+		if (!*pp_profile_str(p, map->build_id) &&
+		    pp_fetch_looks_like_url(pp_profile_str(p, map->file)))
+			map->file = 0;
+	}
+}
+
+/* pprof's Symbolize: local, then remote for what is left (either alone
+ * as -symbolize asks). */
 static int symbolize(struct pp_ctx *ctx, const struct pp_load_opts *o,
-                     const char *executable, struct pp_profile *p)
+                     const char *executable, const struct remote *r,
+                     struct pp_profile *p)
 {
 	struct pp_symbolize_opts so = PP_SYMBOLIZE_OPTS_INIT;
+	struct pp_symbolz_opts zo = {false, {NULL, NULL, NULL}};
 	int err;
 
 	if ((err = pp_symbolize_opts_parse(ctx, o->symbolize, &so)) < 0)
@@ -120,7 +199,17 @@ static int symbolize(struct pp_ctx *ctx, const struct pp_load_opts *o,
 		pp_warn(ctx, "%s", ctx->message);
 		ctx->message[0] = '\0';
 	}
-	return pp_symbolize(ctx, p, &so);
+	if ((err = pp_symbolize(ctx, p, &so)) < 0)
+		return err;
+	if (!so.none && !so.no_remote && r->n) {
+		zo.force = so.force;
+		zo.tls.cert = o->tls_cert;
+		zo.tls.key = o->tls_key;
+		zo.tls.ca = o->tls_ca;
+		err = pp_symbolz_symbolize(ctx, p, r->v, r->n, &zo);
+	}
+	unsource(p);
+	return err;
 }
 
 /* pprof's -buildid: only a main mapping without a build-id takes it
@@ -153,6 +242,7 @@ int pp_session__load(struct pp_ctx *ctx, const struct pp_load_opts *o,
                      struct pp_profile **out)
 {
 	struct pp_profile **profs;
+	struct remote r = {NULL, 0, 0};
 	bool remote = false;
 	int err = 0;
 
@@ -164,7 +254,10 @@ int pp_session__load(struct pp_ctx *ctx, const struct pp_load_opts *o,
 		goto done;
 	for (size_t i = 0; i < n; i++)
 		if ((err = pp_profile_locate(profs[i], executable)) < 0 ||
-		    (err = set_build_id(profs[i], o->buildid)) < 0)
+		    (err = set_build_id(profs[i], o->buildid)) < 0 ||
+		    (remote && !data && pp_fetch_is_url(sources[i]) &&
+		     (err = collect_sources(ctx, o, sources[i], profs[i], &r)) <
+		             0))
 			goto done;
 	if (n == 1) {
 		*out = profs[0];
@@ -175,7 +268,7 @@ int pp_session__load(struct pp_ctx *ctx, const struct pp_load_opts *o,
 	/* pprof: merge, symbolize, then drop the frames the profile calls
 	 * uninteresting (they can only be matched once they have names). */
 	if (err >= 0 &&
-	    ((err = symbolize(ctx, o, executable, *out)) < 0 ||
+	    ((err = symbolize(ctx, o, executable, &r, *out)) < 0 ||
 	     (err = pp_profile_remove_uninteresting(ctx, *out)) < 0 ||
 	     (err = add_comment(*out, o->add_comment)) < 0)) {
 		pp_profile_free(*out);
@@ -191,5 +284,6 @@ done:
 	for (size_t i = 0; i < n; i++)
 		pp_profile_free(profs[i]);
 	pp_free(ctx, profs);
+	remote_release(ctx, &r);
 	return err;
 }

@@ -115,6 +115,12 @@ struct pp_symbolizer {
 	const char **dm_keys;
 	char **dm_vals;
 	size_t dm_mask, dm_n;
+	/* fastlocal: symbol names without their ELF version ("@@GLIBC_2.34"),
+	 * as nm prints them, by the address of the versioned name (so the
+	 * demangle cache, keyed by address, stays right). */
+	const char **unv_keys;
+	char **unv_vals;
+	size_t unv_mask, unv_n;
 	/* Why the last pp_symbolize__find found nothing usable. */
 	char why[1024];
 };

@@ -27,9 +27,15 @@ int pp_symbolize_opts_parse(struct pp_ctx *ctx, const char *spec,
 			                      ? p[i] - 'A' + 'a'
 			                      : p[i]);
 		w[n] = '\0';
-		if (n == 0 || strcmp(w, "local") == 0 ||
-		    strcmp(w, "fastlocal") == 0 || strcmp(w, "remote") == 0)
-			; /* we only ever symbolize locally */
+		if (n == 0)
+			;
+		else if (strcmp(w, "local") == 0)
+			o->no_local = false, o->no_remote = true;
+		else if (strcmp(w, "fastlocal") == 0)
+			o->no_local = false, o->no_remote = true,
+			o->fast = true;
+		else if (strcmp(w, "remote") == 0)
+			o->no_local = true, o->no_remote = false;
 		else if (strcmp(w, "none") == 0 || strcmp(w, "no") == 0)
 			o->none = true;
 		else if (strcmp(w, "force") == 0)
@@ -101,6 +107,10 @@ void pp_symbolizer_free(struct pp_symbolizer *s)
 		pp_free(ctx, s->dm_vals[i]);
 	pp_free(ctx, s->dm_keys);
 	pp_free(ctx, s->dm_vals);
+	for (size_t i = 0; s->unv_vals && i <= s->unv_mask; i++)
+		pp_free(ctx, s->unv_vals[i]);
+	pp_free(ctx, s->unv_keys);
+	pp_free(ctx, s->unv_vals);
 	pp_free(ctx, s->files);
 	pp_free(ctx, s->frames);
 	pp_free(ctx, s->debuginfo_path);
@@ -296,7 +306,7 @@ static void warn_file(struct pp_symbolizer *s, struct pp_symfile *f,
 	if (f->warned)
 		return;
 	f->warned = true;
-	if (!f->has_dwarf)
+	if (!f->has_dwarf && !s->opts.fast)
 		pp_warn(s->ctx,
 		        "%s: no DWARF debug info (stripped?) for mapping %s: "
 		        "function names from its symbol table only, no files "
@@ -366,7 +376,7 @@ int pp_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
 	uint32_t *order = NULL;
 	int err;
 
-	if (opts->none || p->nmappings == 0)
+	if (opts->none || opts->no_local || p->nmappings == 0)
 		return 0;
 	if ((err = pp_symbolizer_new(ctx, opts, &s)) < 0)
 		return err;

@@ -15,7 +15,8 @@ serves until killed (or for at most five minutes):
                            hex start and size); the bodies of the POSTs
                            are appended to the file named by the
                            environment's SYMBOLZ_LOG, if set
-    /debug/pprof/heap      404 (for a source that is not the profile's)
+    /other/profile         PROFILE again: its symbolz URL is /other/symbolz,
+                           which answers 404
 
 With --tls the server speaks HTTPS with CERT and KEY and requires a client
 certificate signed by the CA in CA: a client without one fails the
@@ -61,7 +62,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         path = self.path.split("?")[0]
-        if path == "/debug/pprof/profile":
+        if path in ("/debug/pprof/profile", "/other/profile"):
             self.answer(200, PROFILE)
         elif path == "/debug/pprof/symbol":
             self.answer(200, b"num_symbols: 1\n")
