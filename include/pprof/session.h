@@ -72,6 +72,9 @@ struct pp_load_opts {
 	bool base_apart;
 	/* pprof's -symbolize value; NULL: local symbolization. */
 	const char *symbolize;
+	/* pprof's -all_frames (google/pprof after Go 1.24): keep every
+	 * frame, ignoring the profile's drop_frames and keep_frames. false. */
+	bool all_frames;
 	/* pprof's -add_comment: appended to the loaded profile's comments
 	 * (after merging and symbolizing, so a fetched copy keeps it).
 	 * NULL or "": none. */

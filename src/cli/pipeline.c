@@ -50,6 +50,7 @@ int pp_cli_open(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	o.base_apart = base_apart;
 	o.symbolize = cfg->symbolize;
 	o.add_comment = cfg->add_comment;
+	o.all_frames = cfg->all_frames;
 	o.buildid = cfg->buildid;
 	o.binary_path = bp;
 	o.tls_cert = cfg->tls_cert;

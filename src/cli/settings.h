@@ -35,6 +35,7 @@ struct pp_cli_config {
 	 * -buildid (the main mapping's build-id when it has none); owned,
 	 * NULL = unset. */
 	char *add_comment, *buildid;
+	bool all_frames; /* -all_frames: keep drop_frames' frames */
 	/* -tagroot / -tagleaf: label keys made pseudo frames (owned; NULL =
 	 * unset). */
 	char *tagroot, *tagleaf;

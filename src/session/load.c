@@ -269,7 +269,8 @@ int pp_session__load(struct pp_ctx *ctx, const struct pp_load_opts *o,
 	 * uninteresting (they can only be matched once they have names). */
 	if (err >= 0 &&
 	    ((err = symbolize(ctx, o, executable, &r, *out)) < 0 ||
-	     (err = pp_profile_remove_uninteresting(ctx, *out)) < 0 ||
+	     (!o->all_frames &&
+	      (err = pp_profile_remove_uninteresting(ctx, *out)) < 0) ||
 	     (err = add_comment(*out, o->add_comment)) < 0)) {
 		pp_profile_free(*out);
 		*out = NULL;

@@ -48,6 +48,19 @@ run top -tagroot=nosuch "$C"
 expect_status 0 "tagroot matching nothing"
 expect_err_line 'TagRoot expression matched no samples$' "tagroot matching nothing warns"
 
+# -all_frames keeps what the profile's drop_frames cuts (google/pprof's
+# flag, newer than the reference Go 1.24: no golden): here tcmalloc's
+# allocation frames under std::__new_allocator::allocate.
+N="$SRCDIR/testdata/native"
+run traces "$N/cxxprog" "$N/cxxprog.heap_v2.heap"
+expect_status 0 "heap_v2 traces"
+! grep -q 'tcmalloc::allocate_full_cpp_throw_oom' "$TMP/out" && ok || bad "drop_frames cuts tcmalloc's frames"
+cp "$TMP/out" "$TMP/dropped"
+run traces -all_frames "$N/cxxprog" "$N/cxxprog.heap_v2.heap"
+expect_status 0 "-all_frames traces"
+grep -q '^  256.04kB   tcmalloc::allocate_full_cpp_throw_oom$' "$TMP/out" && ok || bad "-all_frames keeps tcmalloc's frames"
+[ "$(grep -c -- '-----------+' "$TMP/out")" -eq "$(grep -c -- '-----------+' "$TMP/dropped")" ] && ok || bad "-all_frames: the same samples"
+
 run --help
 expect_status 0 "--help"
 for s in sample_index mean granularity nodecount nodefraction edgefraction unit output max-size cum; do
