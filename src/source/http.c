@@ -508,8 +508,7 @@ bool pp_fetch__set_tls(void *c, const struct pp_fetch_tls *tls)
 	                 CURLE_OK &&
 	         curl_easy_setopt(curl, CURLOPT_SSLCERTTYPE, "PEM") ==
 	                 CURLE_OK &&
-	         curl_easy_setopt(curl, CURLOPT_SSLKEY, tls->key) ==
-	                 CURLE_OK &&
+	         curl_easy_setopt(curl, CURLOPT_SSLKEY, tls->key) == CURLE_OK &&
 	         curl_easy_setopt(curl, CURLOPT_SSLKEYTYPE, "PEM") ==
 	                 CURLE_OK)) &&
 	       (!set(tls->ca) ||
