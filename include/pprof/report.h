@@ -75,8 +75,8 @@ struct pp_report_opts {
 	/* Line-level nodes show their column ("file.go:12:5"), pprof's
 	 * -showcolumns; false. */
 	bool showcolumns;
-	/* dot, svg, png, pdf: a call tree, a node per call path (pprof's
-	 * -call_tree); false. Other reports ignore it, as pprof's. */
+	/* dot, svg, png, pdf, callgrind: a call tree, a node per call path
+	 * (pprof's -call_tree); false. Other reports ignore it, as pprof's. */
 	bool call_tree;
 };
 

@@ -46,7 +46,7 @@ const struct pp_setting pp_settings[] = {
         {"noinlines", PP_SET_BOOL, OFF(report.noinlines), 0, NULL,
          "attribute inlined calls to their callers", false},
         {"call_tree", PP_SET_BOOL, OFF(report.call_tree), 0, NULL,
-         "dot, svg, png, pdf: a node per call path, not per function", false},
+         "dot, svg, callgrind...: a node per call path, not function", false},
         {"showcolumns", PP_SET_BOOL, OFF(report.showcolumns), 0, NULL,
          "lines: show column numbers (file.go:12:5)", false},
         {"cum", PP_SET_SORT, OFF(report.cum_sort), 1, NULL,

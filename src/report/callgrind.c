@@ -76,6 +76,10 @@ struct namesake {
 	pp_str name, objfile;
 	const char *file;
 	int64_t start_line;
+	/* A call tree's node is of its parent's function table, as pprof's
+	 * per-parent node maps: the parent node (PP_NONE for roots), else
+	 * PP_NONE for all. */
+	uint32_t parent;
 	uint32_t pos; /* in report order */
 };
 
@@ -117,6 +121,8 @@ static int disambiguate(struct cg *c)
 		v[i].objfile = n->info.objfile;
 		v[i].file = c->file[r->order[i]];
 		v[i].start_line = n->info.start_line;
+		v[i].parent =
+		        g->tree_parent ? g->tree_parent[r->order[i]] : PP_NONE;
 		v[i].pos = i;
 	}
 	qsort(v, r->norder, sizeof(*v), cmp_namesake);
@@ -132,7 +138,8 @@ static int disambiguate(struct cg *c)
 			 * nodes of the functions seen (rep[0..nfn)). */
 			for (k = 0; k < nfn; k++)
 				if (v[rep[k]].objfile == v[j].objfile &&
-				    v[rep[k]].start_line == v[j].start_line)
+				    v[rep[k]].start_line == v[j].start_line &&
+				    v[rep[k]].parent == v[j].parent)
 					break;
 			if (k == nfn)
 				rep[nfn++] = j;
@@ -264,13 +271,17 @@ int pp_report_callgrind(struct pp_report *r, FILE *out)
 	pp_report__graph_opts(r, PP_EDGES_NONE, &go);
 	go.granularity = PP_GRAN_ADDRESSES;
 	go.obj_names = true;
+	/* -call_tree: pprof's callgrind honours it; a tree comes with its
+	 * edges and is never re-accumulated. */
+	go.call_tree = r->opts.call_tree;
 	if ((err = pp_report__graph(r, &go)) < 0 ||
 	    (err = pp_report__size_order(r)) < 0 ||
 	    (err = pp_report__select_order(r)) < 0)
 		return err;
 	for (uint32_t n = 0; n < r->graph->nnodes; n++)
 		r->kept[n] = true;
-	if ((err = pp_graph_accumulate_kept(r->graph, r->kept)) < 0)
+	if (!go.call_tree &&
+	    (err = pp_graph_accumulate_kept(r->graph, r->kept)) < 0)
 		return err;
 	pp_report__choose_output_unit(r, true);
 
