@@ -142,4 +142,25 @@ int pp_symbolizer_translate(struct pp_symbolizer *s, const char *path,
  */
 char *pp_demangle(struct pp_ctx *ctx, const char *name, enum pp_demangle mode);
 
+/* The whole demangled name, parameters and gcc's " [clone .cold]" suffixes
+ * included; NULL as pp_demangle. */
+char *pp_demangle_verbatim(struct pp_ctx *ctx, const char *name);
+
+/*
+ * pprof's load-time pass over the names a profile already holds, run after
+ * symbolization (and not with -symbolize=none): a function whose name is
+ * empty or equal to its system name gets the system name demangled for
+ * opts->demangle or, when it only looks like demangled C++, simplified as
+ * pprof simplifies it (parameter lists and template arguments dropped).
+ * opts->force, or a demangle mode other than the default, first resets
+ * every name to its system name, as pprof's does. Functions whose names
+ * become equal then share a row in every report. Functions
+ * [local_first, local_end) are left alone: pp_symbolize made them from the
+ * binaries, named for opts->demangle already (and Go's generic functions as
+ * Go prints them, F[...], which a reset would lose).
+ */
+int pp_symbolize_names(struct pp_ctx *ctx, struct pp_profile *p,
+                       const struct pp_symbolize_opts *opts,
+                       uint32_t local_first, uint32_t local_end);
+
 #endif

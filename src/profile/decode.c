@@ -356,7 +356,6 @@ static int header_fields(struct decoder *d, struct pp_wire w)
 				return err;
 			break;
 		case F_PERIOD_TYPE:
-			p->has_period_type = true;
 			if ((err = value_type(d, &f, &p->period_type)) < 0)
 				return err;
 			break;
@@ -1007,6 +1006,9 @@ static int decode_proto(struct pp_ctx *ctx, const char *name,
 	d.p = pp_profile_new(ctx);
 	if (!d.p)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	/* pprof's decoder gives every profile.proto a period type, an empty
+	 * one when the file has none (raw prints "PeriodType:  "). */
+	d.p->has_period_type = true;
 	if ((err = pp_scratch_init(&d.scratch, ctx, 64 * 1024)) < 0)
 		goto done;
 	if ((err = walk_strings(&d)) < 0)

@@ -200,7 +200,9 @@ int pp_encode_proto(struct pp_ctx *ctx, const struct pp_profile *p,
 	put_field(&b, 8, p->keep_frames);
 	put_field(&b, 9, (uint64_t)p->time_nanos);
 	put_field(&b, 10, (uint64_t)p->duration_nanos);
-	if (p->has_period_type || p->period_type.type || p->period_type.unit)
+	/* As pprof: an empty period type is not written (a decoder makes one).
+	 */
+	if (p->period_type.type || p->period_type.unit)
 		put_value_type(&b, 11, &p->period_type, &sub);
 	put_field(&b, 12, (uint64_t)p->period);
 	for (uint32_t i = 0; i < p->ncomments; i++)

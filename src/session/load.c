@@ -187,6 +187,7 @@ static int symbolize(struct pp_ctx *ctx, const struct pp_load_opts *o,
 {
 	struct pp_symbolize_opts so = PP_SYMBOLIZE_OPTS_INIT;
 	struct pp_symbolz_opts zo = {false, {NULL, NULL, NULL}};
+	uint32_t nbrought, nlocal;
 	int err;
 
 	if ((err = pp_symbolize_opts_parse(ctx, o->symbolize, &so)) < 0)
@@ -199,8 +200,10 @@ static int symbolize(struct pp_ctx *ctx, const struct pp_load_opts *o,
 		pp_warn(ctx, "%s", ctx->message);
 		ctx->message[0] = '\0';
 	}
+	nbrought = p->nfunctions;
 	if ((err = pp_symbolize(ctx, p, &so)) < 0)
 		return err;
+	nlocal = p->nfunctions;
 	if (!so.none && !so.no_remote && r->n) {
 		zo.force = so.force;
 		zo.tls.cert = o->tls_cert;
@@ -209,6 +212,10 @@ static int symbolize(struct pp_ctx *ctx, const struct pp_load_opts *o,
 		err = pp_symbolz_symbolize(ctx, p, r->v, r->n, &zo);
 	}
 	unsource(p);
+	/* As pprof: names the profile brought, and those symbolz gave, are
+	 * demangled and simplified too, whoever wrote them. */
+	if (err >= 0)
+		err = pp_symbolize_names(ctx, p, &so, nbrought, nlocal);
 	return err;
 }
 

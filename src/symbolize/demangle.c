@@ -69,14 +69,17 @@ static void strip_clones(char *s)
 	}
 }
 
-char *pp_demangle(struct pp_ctx *ctx, const char *name, enum pp_demangle mode)
+/* keep_clones: gcc's clone suffixes stay (pprof's demangle=none of names
+ * already in a profile, which its demangler prints in full). */
+static char *demangle(struct pp_ctx *ctx, const char *name,
+                      enum pp_demangle mode, bool keep_clones)
 {
 	char *plain = NULL, *lib = NULL, *out = NULL;
 	const char *at;
 	int flags = DMGL_ANSI;
 	size_t len;
 
-	if (mode == PP_DEMANGLE_NONE || !name)
+	if ((mode == PP_DEMANGLE_NONE && !keep_clones) || !name)
 		return NULL;
 	if (!(name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')))
 		return NULL;
@@ -100,16 +103,27 @@ char *pp_demangle(struct pp_ctx *ctx, const char *name, enum pp_demangle mode)
 		flags |= DMGL_RUST;
 	else
 		flags |= DMGL_GNU_V3;
-	if (mode == PP_DEMANGLE_FULL)
+	if (mode == PP_DEMANGLE_FULL || keep_clones)
 		flags |= DMGL_PARAMS;
 	lib = cplus_demangle(name, flags);
 	if (lib) {
 		if (mode == PP_DEMANGLE_DEFAULT)
 			strip_templates(ctx, lib);
-		strip_clones(lib);
+		if (!keep_clones)
+			strip_clones(lib);
 		out = pp_strdup(ctx, lib);
 		free(lib); /* libiberty allocates with malloc */
 	}
 	pp_free(ctx, plain);
 	return out;
+}
+
+char *pp_demangle(struct pp_ctx *ctx, const char *name, enum pp_demangle mode)
+{
+	return demangle(ctx, name, mode, false);
+}
+
+char *pp_demangle_verbatim(struct pp_ctx *ctx, const char *name)
+{
+	return demangle(ctx, name, PP_DEMANGLE_FULL, true);
 }
