@@ -28,7 +28,10 @@ export function hostileProfile() {
   const parts = [fb(1, Buffer.concat([fv(1, 1), fv(2, 2)])), fb(1, Buffer.concat([fv(1, 3), fv(2, 4)]))];
   const mainId = HOSTILE.length; // function ids 1..n, main last
   HOSTILE.forEach((_, i) => {
-    parts.push(fb(5, Buffer.concat([fv(1, i + 1), fv(2, 5 + i), fv(3, 5 + i)])));
+    // A name and no system name: taken as the producer's demangled name,
+    // shown as written (an equal system name would have pprof's load-time
+    // C++ simplification cut the markup out before any view sees it).
+    parts.push(fb(5, Buffer.concat([fv(1, i + 1), fv(2, 5 + i)])));
     parts.push(fb(4, Buffer.concat([fv(1, i + 1), fb(4, Buffer.concat([fv(1, i + 1), fv(2, 10 + i)]))])));
   });
   HOSTILE.slice(0, -1).forEach((_, i) => {
