@@ -26,6 +26,7 @@
 #include "profile/godump.h"
 #include "profile/idmap.h"
 #include "profile/legacy.h"
+#include "profile/perfscript.h"
 #include "profile/wire.h"
 #include "util/pages.h"
 #include "util/scratch.h"
@@ -1140,6 +1141,23 @@ bool pp_decode_could_be_profile(const uint8_t *data, size_t len)
 	       sniff_proto(data, data + len);
 }
 
+/*
+ * The text formats pprof-c reads and no pprof does (goroutine dumps, perf
+ * script, folded stacks), each taken by its content. 1: none of them.
+ */
+static int decode_our_text(struct pp_ctx *ctx, const char *name,
+                           const uint8_t *data, size_t len,
+                           struct pp_profile **out)
+{
+	if (pp_godump__is_dump(data, len))
+		return pp_godump__decode(ctx, name, data, len, out);
+	if (pp_perfscript__is_perf_script(data, len))
+		return pp_perfscript__decode(ctx, name, data, len, out);
+	if (pp_folded__is_folded(data, len))
+		return pp_folded__decode(ctx, name, data, len, out);
+	return 1;
+}
+
 int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
               size_t len, struct pp_profile **out)
 {
@@ -1149,10 +1167,8 @@ int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
 	if (err <= 0)
 		return named(ctx, name, err);
 	text = looks_like_text(data, len);
-	if (text && pp_godump__is_dump(data, len))
-		return pp_godump__decode(ctx, name, data, len, out);
-	if (text && pp_folded__is_folded(data, len))
-		return pp_folded__decode(ctx, name, data, len, out);
+	if (text && (err = decode_our_text(ctx, name, data, len, out)) <= 0)
+		return err;
 	err = decode_proto(ctx, name, data, len, false, out);
 	return named(ctx, name, text ? text_unrecognized(ctx, name, err) : err);
 }
@@ -1169,13 +1185,7 @@ int pp_decode_owned(struct pp_ctx *ctx, const char *name, uint8_t *data,
 		return named(ctx, name, err);
 	}
 	text = looks_like_text(data, len);
-	if (text && pp_godump__is_dump(data, len)) {
-		err = pp_godump__decode(ctx, name, data, len, out);
-		pp_free(ctx, data);
-		return err;
-	}
-	if (text && pp_folded__is_folded(data, len)) {
-		err = pp_folded__decode(ctx, name, data, len, out);
+	if (text && (err = decode_our_text(ctx, name, data, len, out)) <= 0) {
 		pp_free(ctx, data);
 		return err;
 	}

@@ -1,0 +1,82 @@
+#!/bin/bash
+# `perf script` text as input (testdata/perf/, made by testdata/gen/perf/run.sh
+# from a real recording): every function's flat and cum sample counts, the
+# totals and the labels must equal counts taken from the text with awk; a
+# multi-event file gets a sample type per event; stdin works; a header
+# without frames and a broken frame line are errors naming the line.
+. "$(dirname "$0")/lib.sh"
+PERF="$SRCDIR/testdata/perf/cxxprog.perf.txt"
+
+# name<TAB>flat<TAB>cum per symbol perf named, from the text.
+awk 'function flush(   s) { if (!n) return; if (st[1] != "[unknown]") flat[st[1]]++
+                            delete seen; for (i = 1; i <= n; i++) if (st[i] != "[unknown]" && !seen[st[i]]++) cum[st[i]]++; n = 0 }
+     /^[^ \t]/ { flush(); next }
+     /^[ \t]*$/ { flush(); next }
+     { line = $0; sub(/^[ \t]+[0-9a-f]+ /, "", line); sub(/ \([^()]*\)$/, "", line); sub(/\+0x[0-9a-f]+$/, "", line); st[++n] = line }
+     END { flush(); for (s in cum) printf "%s\t%d\t%d\n", s, flat[s] + 0, cum[s] }' "$PERF" | sort >"$TMP/want"
+samples=$(grep -c '^[^[:space:]]' "$PERF")
+
+run -top -symbolize=none -sample_index=samples -nodecount=100000 -nodefraction=0 -edgefraction=0 "$PERF"
+expect_status 0 "top of perf script text"
+grep -q "^Showing nodes accounting for $samples, 100% of $samples total$" "$TMP/out" && ok ||
+	bad "perf script: $samples samples in all"
+grep -q '^File: cxxprog$' "$TMP/out" && ok || bad "perf script: the program's DSO is the main mapping"
+grep -q '^Type: samples$' "$TMP/out" && ok || bad "perf script: -sample_index=samples"
+awk 'rows && $6 != "" { n = $6; for (i = 7; i <= NF; i++) n = n " " $i; if (n != "<unknown>" && n !~ /^\[.*\]$/) printf "%s\t%d\t%d\n", n, $1, $4 } / flat  flat%/ { rows = 1 }' "$TMP/out" |
+	sort >"$TMP/got"
+if [ "$(wc -l <"$TMP/want")" -gt 20 ] && cmp -s "$TMP/want" "$TMP/got"; then ok; else
+	bad "perf script: flat and cum of every function: $(diff "$TMP/want" "$TMP/got" | head -5)"
+fi
+
+# The period column: cpu-clock in nanoseconds, the default sample type.
+run -top -nodecount=1 "$PERF"
+period_total=$(awk '/^[^ \t]/ { for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { s += $(i + 1); break } } END { printf "%.2fms", s / 1e6 }' "$PERF")
+grep -q '^Type: cpu-clock$' "$TMP/out" && ok || bad "perf script: cpu-clock is the default type"
+grep -q "Total samples = $period_total " "$TMP/out" && ok ||
+	bad "perf script: the periods add up to $period_total: $(sed -n 3p "$TMP/out")"
+
+run -tags -sample_index=samples "$PERF"
+grep -Eq "^ +$samples(\.0)? \( +100%\): cxxprog$" "$TMP/out" && ok || bad "perf script: comm label"
+run -tags -sample_index=samples "$PERF"
+pid=$(awk 'NR == 1 { print $2 }' "$PERF")
+grep -Eq "^ +$samples(\.0)? \( +100%\): $pid$" "$TMP/out" && ok || bad "perf script: pid label $pid"
+
+# Two events, pid/tid, a [cpu] field, a command with a space, stdin.
+# "cold(int)" keeps its parameters, as pprof keeps them on a name with no
+# "::" or brackets.
+cat >"$TMP/two.txt" <<'EOT'
+my prog 10/11 [001] 100.000000:     3000 cycles:u:
+	    4005d0 hot+0x10 (/usr/bin/myprog)
+	    400700 main+0x20 (/usr/bin/myprog)
+
+my prog 10/12 [000] 100.500000:      500 instructions:u:
+	    4005d4 hot+0x14 (/usr/bin/myprog)
+	    400700 main+0x20 (/usr/bin/myprog)
+
+my prog 10/11 [001] 101.000000:     2000 cycles:u:
+	    400800 cold(int)+0x8 (/usr/bin/myprog)
+	    400700 main+0x20 (/usr/bin/myprog)
+EOT
+"$PPROF_C" -top -sample_index=cycles - <"$TMP/two.txt" >"$TMP/out" 2>"$TMP/err"
+RC=$?
+expect_status 0 "perf script on stdin"
+if grep -q '^Duration: 1s, Total samples = 5000 $' "$TMP/out" &&
+	grep -Eq '^ +3000 60\.00% 60\.00% +3000 60\.00%  hot$' "$TMP/out" &&
+	grep -Eq '^ +2000 40\.00% +100% +2000 40\.00%  cold\(int\)$' "$TMP/out"; then ok; else
+	bad "two events: cycles 3000 in hot, 2000 in cold: $(cat "$TMP/out" "$TMP/err")"
+fi
+run -top -sample_index=instructions "$TMP/two.txt"
+grep -Eq '^ +500 +100% +100% +500 +100%  hot$' "$TMP/out" && ok || bad "two events: instructions"
+run -raw "$TMP/two.txt"
+grep -q '^samples/count cycles/count instructions/count$' "$TMP/out" && ok || bad "two events: sample types"
+grep -q 'tid:\[12\]' "$TMP/out" && grep -q 'pid:\[10\]' "$TMP/out" && ok || bad "pid/tid labels"
+run -tags "$TMP/two.txt"
+grep -Eq '\): my prog$' "$TMP/out" && ok || bad "a command with a space"
+
+# Broken input: a frame line that is not one, after a good sample.
+printf 'prog 1 5.000000: 10 cpu-clock:\n\t 4005d0 hot+0x1 (/bin/prog)\n\nprog 1 6.000000: 10 cpu-clock:\n\tnot a frame\n' >"$TMP/bad.txt"
+run -top "$TMP/bad.txt"
+expect_status 1 "a broken frame line"
+grep -q 'bad.txt:5: not a perf script sample header or frame' "$TMP/err" && ok ||
+	bad "broken frame: the error names the line: $(cat "$TMP/err")"
+finish
