@@ -32,6 +32,8 @@ struct pp_flame_opts {
 	bool reverse; /* stacks merged by leaf (pp_tree_new_reversed) */
 };
 
+struct pp_symbolize_opts;
+
 struct pp_report_opts {
 	const char *sample_index;        /* NULL: the profile's default type */
 	bool mean;                       /* false */
@@ -78,6 +80,12 @@ struct pp_report_opts {
 	/* dot, svg, png, pdf, callgrind: a call tree, a node per call path
 	 * (pprof's -call_tree); false. Other reports ignore it, as pprof's. */
 	bool call_tree;
+	/* disasm, weblist: Intel's syntax instead of AT&T's. false. */
+	bool intel_syntax;
+	/* disasm, weblist: how binaries are found (the executable, the
+	 * binary path, demangling), as the profile was symbolized. Borrowed;
+	 * NULL: each mapping's own path. */
+	const struct pp_symbolize_opts *binaries;
 };
 
 #define PP_REPORT_OPTS_INIT                                                \
@@ -85,7 +93,7 @@ struct pp_report_opts {
 		NULL, false, PP_GRAN_FUNCTIONS, false, false, -1, 0.005,   \
 		        0.001, NULL, 1.0, true, false, false, false, NULL, \
 		        NULL, NULL, NULL, 0, 0, {NULL, 0, NULL, 0, false}, \
-		        false, false                                       \
+		        false, false, false, NULL                          \
 	}
 
 /* The reports, for front ends that run them by kind (pp_report_run,
@@ -111,6 +119,7 @@ enum pp_report_kind {
 	PP_REPORT_TOPPROTO,
 	PP_REPORT_GIF,
 	PP_REPORT_PS,
+	PP_REPORT_DISASM, /* arg: the regex */
 	PP_REPORT_HEADER, /* the header lines only (the shell's start) */
 	PP_REPORT_CHECK,  /* two profiles: see pp_session_report */
 };
@@ -130,8 +139,9 @@ int pp_report_run(struct pp_report *r, enum pp_report_kind kind,
 
 /* Replace the options that only shape the view of r's aggregate:
  * nodecount, nodefraction, edgefraction, trim, cum_sort, compact_labels,
- * inverted and flame are taken from opts, the rest of r's options stay. The
- * next report re-trims if they changed; nothing is re-aggregated. */
+ * inverted, flame and intel_syntax are taken from opts, the rest of r's
+ * options stay. The next report re-trims if they changed; nothing is
+ * re-aggregated. */
 void pp_report_set_view(struct pp_report *r, const struct pp_report_opts *opts);
 
 /* True if a and b differ only in the options pp_report_set_view takes
@@ -248,6 +258,17 @@ int pp_report_comments(struct pp_report *r, FILE *out);
  * function matches.
  */
 int pp_report_list(struct pp_report *r, const char *symbol, FILE *out);
+
+/*
+ * Annotated disassembly (`disasm`), as pprof's printAssembly: for each
+ * function symbol of a sampled binary whose name matches the regex (or, when
+ * the regex reads as a number, that holds that address) and has samples,
+ * its instructions (disassembled in process, opts.intel_syntax) with flat
+ * and cum per instruction and the innermost source frame where it changes.
+ * Binaries are found through opts.binaries. PP_ENOTFOUND "no matches found
+ * for regexp R" when no sampled function matches.
+ */
+int pp_report_disasm(struct pp_report *r, const char *symbol, FILE *out);
 
 /* The profile as gzip'd profile.proto (`proto`). */
 int pp_report_proto(struct pp_report *r, FILE *out);

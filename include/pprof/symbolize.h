@@ -163,4 +163,48 @@ int pp_symbolize_names(struct pp_ctx *ctx, struct pp_profile *p,
                        const struct pp_symbolize_opts *opts,
                        uint32_t local_first, uint32_t local_end);
 
+/* ---- disassembly (disasm, weblist) --------------------------------------- */
+
+/*
+ * The binary for a mapping of a profile, found as pp_symbolize finds it
+ * (the executable for the main mapping, PPROF_BINARY_PATH, the mapping's
+ * own path, build-id layouts). *path is borrowed from s. PP_ENOTFOUND with
+ * the reason when nothing usable is found.
+ */
+int pp_symbolizer_find(struct pp_symbolizer *s, const char *file,
+                       const char *build_id, bool is_main, const char **path);
+
+/* A function symbol of a binary: [start, end) in ELF addresses. */
+struct pp_func_sym {
+	const char *name; /* demangled per the options */
+	uint64_t start, end;
+};
+
+/*
+ * The function symbols of the binary at path (.symtab, else .dynsym), by
+ * start address; aliases at one address each have their entry. The array
+ * is s's, valid until pp_symbolizer_free.
+ */
+int pp_symbolizer_functions(struct pp_symbolizer *s, const char *path,
+                            const struct pp_func_sym **syms, size_t *n);
+
+/* One machine instruction. */
+struct pp_insn {
+	uint64_t addr; /* ELF address */
+	uint32_t size; /* bytes */
+	char text[160];
+};
+
+/*
+ * Disassemble [start, end) of the binary at path (ELF addresses) in
+ * process with capstone: AT&T syntax, or Intel's with intel. Only bytes of
+ * executable sections are decoded: a range that crosses a section boundary
+ * goes on in the next executable section, and bytes capstone cannot decode
+ * are one "(bad)" each. *out (free with pp_free) holds *n instructions.
+ * PP_EUNSUPPORTED for a machine capstone is not set up for here.
+ */
+int pp_symbolizer_disasm(struct pp_symbolizer *s, const char *path,
+                         uint64_t start, uint64_t end, bool intel,
+                         struct pp_insn **out, size_t *n);
+
 #endif

@@ -91,6 +91,8 @@ const struct pp_setting pp_settings[] = {
          "list: cut PREFIXES (':'-separated) off source file names", false},
         {"max_source_size", PP_SET_SIZE, OFF(report.max_source_size), 0,
          "BYTES", "list: read source files up to BYTES (64M); k/M/G ok", false},
+        {"intel_syntax", PP_SET_BOOL, OFF(report.intel_syntax), 0, NULL,
+         "disasm, weblist: Intel's assembly syntax, not AT&T's", false},
         {"focus", PP_SET_STRING, OFF(focus), 0, "REGEX",
          "only samples with a frame matching REGEX (function or file)", false},
         {"ignore", PP_SET_STRING, OFF(ignore), 0, "REGEX",

@@ -54,6 +54,8 @@ int pp_report_run(struct pp_report *r, enum pp_report_kind kind,
 		return pp_report_render(r, "gif", out);
 	case PP_REPORT_PS:
 		return pp_report_render(r, "ps", out);
+	case PP_REPORT_DISASM:
+		return pp_report_disasm(r, arg, out);
 	case PP_REPORT_HEADER:
 		return pp_report_header(r, out);
 	case PP_REPORT_CHECK:
@@ -74,8 +76,10 @@ void pp_report_set_view(struct pp_report *r, const struct pp_report_opts *opts)
 	    o->edgefraction == opts->edgefraction && o->trim == opts->trim &&
 	    o->cum_sort == opts->cum_sort &&
 	    o->compact_labels == opts->compact_labels &&
-	    o->inverted == opts->inverted)
+	    o->inverted == opts->inverted) {
+		r->opts.intel_syntax = opts->intel_syntax;
 		return;
+	}
 	/* As a report made afresh with these options: the unit is chosen
 	 * again, by the next trimmed graph. */
 	r->cached.valid = false;
@@ -87,6 +91,7 @@ void pp_report_set_view(struct pp_report *r, const struct pp_report_opts *opts)
 	r->opts.cum_sort = opts->cum_sort;
 	r->opts.compact_labels = opts->compact_labels;
 	r->opts.inverted = opts->inverted;
+	r->opts.intel_syntax = opts->intel_syntax;
 }
 
 static bool same_string(const char *a, const char *b)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pprof/session.h"
+#include "pprof/symbolize.h"
 #include "session/internal.h"
 
 #define NFILTERS 10 /* the fields of struct pp_filter_opts */
@@ -44,9 +45,15 @@ struct pp_session {
 	struct pp_session_stats stats;
 	/* Graph builds of the reports already freed. */
 	unsigned long long graphs_freed;
+	/* How the profile's binaries were found, for the reports that read
+	 * them again (disasm, weblist); strings owned. */
+	struct pp_symbolize_opts binaries;
+	char *executable, *binary_path;
 };
 
 /* ---- opening ------------------------------------------------------------- */
+
+static int dup_opt(struct pp_ctx *ctx, const char *s, char **out);
 
 static int session_new(struct pp_ctx *ctx, struct pp_session **out)
 {
@@ -102,6 +109,13 @@ int pp_session_open(struct pp_ctx *ctx, const char *const *sources, size_t n,
 	}
 	if ((err = session_new(ctx, &s)) < 0)
 		return err;
+	if ((err = pp_symbolize_opts_parse(ctx, o->symbolize, &s->binaries)) <
+	            0 ||
+	    (err = dup_opt(ctx, executable, &s->executable)) < 0 ||
+	    (err = dup_opt(ctx, o->binary_path, &s->binary_path)) < 0)
+		goto fail;
+	s->binaries.executable = s->executable;
+	s->binaries.binary_path = s->binary_path;
 	if (o->base_apart) {
 		/* check: the base first, then the profile, alike in type. */
 		const char *names[2] = {"the profile", first_base};
@@ -216,6 +230,8 @@ void pp_session_free(struct pp_session *s)
 		aggregate_clear(s, &s->aggregates[i]);
 	pp_profile_free(s->base);
 	pp_profile_free(s->prof);
+	pp_free(s->ctx, s->executable);
+	pp_free(s->ctx, s->binary_path);
 	pp_free(s->ctx, s);
 }
 
@@ -405,6 +421,7 @@ static int get_aggregate(struct pp_session *s, struct filtered *f,
 	ro.total_profile = f->prof && !a.relative ? s->prof : NULL;
 	ro.active_filters = (const char *const *)f->active;
 	ro.nactive_filters = f->nactive;
+	ro.binaries = &s->binaries;
 	if ((err = pp_report_new(s->ctx, f->prof ? f->prof : s->prof, &ro,
 	                         &a.rpt)) < 0)
 		goto fail;

@@ -428,11 +428,13 @@ static int sym_order(const void *a, const void *b)
 	return x->hi > y->hi ? -1 : x->hi < y->hi;
 }
 
-static int load_symbols(struct pp_ctx *ctx, struct pp_symfile *f)
+int pp_symbolize__load_symbols(struct pp_ctx *ctx, struct pp_symfile *f)
 {
 	int n = dwfl_module_getsymtab(f->mod);
 	size_t cap = 0;
 
+	if (f->syms_loaded)
+		return 0;
 	f->syms_loaded = true;
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -472,7 +474,7 @@ static int find_symbol(struct pp_ctx *ctx, struct pp_symfile *f, uint64_t addr,
 	int err;
 
 	*out = NULL;
-	if (!f->syms_loaded && (err = load_symbols(ctx, f)) < 0)
+	if ((err = pp_symbolize__load_symbols(ctx, f)) < 0)
 		return err;
 	hi = f->nsyms;
 	while (lo < hi) {

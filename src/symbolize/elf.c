@@ -163,6 +163,7 @@ void pp_symbolize__close(struct pp_ctx *ctx, struct pp_symfile *f)
 		return;
 	pp_symbolize__free_index(ctx, f);
 	pp_symbolize__free_units(ctx, f);
+	pp_symbolize__fsyms_release(ctx, f);
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
 	pp_symbolize__free_inflated(ctx, f);

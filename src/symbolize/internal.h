@@ -93,6 +93,13 @@ struct pp_symfile {
 	size_t ncus, cap_cus;
 	/* Units by address, when libdw finds none (no .debug_aranges). */
 	struct pp_unit_table units;
+	/* Function symbols for disassembly (disasm.c): names demangled,
+	 * by start; fsym_names holds the demangled copies to free. */
+	struct pp_func_sym *fsyms;
+	size_t nfsyms;
+	bool fsyms_loaded;
+	char **fsym_names;
+	size_t nfsym_names;
 	/* Debug sections inflated by inflate.c; freed after dwfl_end. */
 	void **inflated;
 	size_t ninflated, cap_inflated;
@@ -121,6 +128,11 @@ struct pp_symbolizer {
 	const char **unv_keys;
 	char **unv_vals;
 	size_t unv_mask, unv_n;
+	/* disasm.c: capstone's handle (a csh), open for machine and syntax
+	 * cs_machine/cs_intel when cs_open. */
+	size_t cs_handle;
+	bool cs_open, cs_intel;
+	int cs_machine;
 	/* Why the last pp_symbolize__find found nothing usable. */
 	char why[1024];
 };
@@ -181,6 +193,12 @@ int pp_symbolize__inflated_copy(struct pp_ctx *ctx, Elf *in);
  * ("newFunc\u00b71", in type..eq functions) as '.'. NULL (pp_free
  * otherwise) when name has neither, or memory ran out. */
 char *pp_symbolize__go_runtime_name(struct pp_ctx *ctx, const char *name);
+
+/* dwarf.c: f->syms, the ELF function symbols by address (loaded once). */
+int pp_symbolize__load_symbols(struct pp_ctx *ctx, struct pp_symfile *f);
+/* disasm.c: what the disassembly keeps in s and f. */
+void pp_symbolize__disasm_release(struct pp_symbolizer *s);
+void pp_symbolize__fsyms_release(struct pp_ctx *ctx, struct pp_symfile *f);
 
 /* dwarf.c: fill s->frames for ELF address addr of f. */
 void pp_symbolize__free_index(struct pp_ctx *ctx, struct pp_symfile *f);

@@ -101,6 +101,7 @@ void pp_symbolizer_free(struct pp_symbolizer *s)
 	if (!s)
 		return;
 	ctx = s->ctx;
+	pp_symbolize__disasm_release(s);
 	for (size_t i = 0; i < s->nfiles; i++)
 		pp_symbolize__close(ctx, s->files[i]);
 	for (size_t i = 0; s->dm_mask && i <= s->dm_mask; i++)

@@ -1,0 +1,105 @@
+/*
+ * The `disasm` report: pprof's printAssembly layout over the annotated
+ * instructions of asm.c. Each instruction shows its flat and cum ("." for
+ * zero), its address and text; where the source position changes, the
+ * innermost frame ("mix cprog.c:23" inside hash_loop, as objdump -l names
+ * inlined code) follows after a ';', on the same line for instructions
+ * shorter than 40 characters, else on a line of its own above.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pprof/format.h"
+#include "report/asm.h"
+
+static void value_or_dot(const struct pp_report *r, int64_t v, char *buf,
+                         size_t size)
+{
+	if (v == 0)
+		snprintf(buf, size, ".");
+	else
+		pp_report__format(r, v, buf, size);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void print_routine(const struct pp_report *r, const struct pp_asm *a,
+                          const struct pp_asm_routine *rt, FILE *out)
+{
+	char fs[64], cs[64], pct[32];
+	pp_str function = PP_NONE, file = PP_NONE;
+	int64_t line = -1;
+
+	fprintf(out, "ROUTINE ======================== %s\n",
+	        pp_asm_str(a, rt->name));
+	pp_report__format(r, rt->flat, fs, sizeof(fs));
+	pp_report__format(r, rt->cum, cs, sizeof(cs));
+	pp_percentage(rt->cum, r->total, pct, sizeof(pct));
+	fprintf(out, "%10s %10s (flat, cum) %s of Total\n", fs, cs, pct);
+	for (uint32_t i = 0; i < rt->ninsns; i++) {
+		const struct pp_asm_insn *in = &a->insns[rt->insn_first + i];
+		const char *text = pp_asm_str(a, in->text);
+		char loc[1024] = "";
+
+		value_or_dot(r, in->flat, fs, sizeof(fs));
+		value_or_dot(r, in->cum, cs, sizeof(cs));
+		if (in->nframes > 0) {
+			const struct pp_asm_frame *f =
+			        &a->frames[in->frame_first];
+
+			if (f->name != function || f->file != file ||
+			    f->line != line) {
+				const char *fn = pp_asm_str(a, f->name);
+				const char *fl = pp_asm_str(a, f->file);
+				size_t len = 0;
+
+				function = f->name;
+				file = f->file;
+				line = f->line;
+				if (fn[0])
+					len = (size_t)snprintf(loc, sizeof(loc),
+					                       "%s ", fn);
+				if (fl[0] && len < sizeof(loc)) {
+					len += (size_t)snprintf(
+					        loc + len, sizeof(loc) - len,
+					        "%s", base_name(fl));
+					if (f->line != 0 && len < sizeof(loc))
+						snprintf(loc + len,
+						         sizeof(loc) - len,
+						         ":%lld",
+						         (long long)f->line);
+				}
+			}
+		}
+		if (!loc[0])
+			fprintf(out, "%10s %10s %10llx: %s\n", fs, cs,
+			        (unsigned long long)in->addr, text);
+		else if (strlen(text) < 40)
+			fprintf(out, "%10s %10s %10llx: %-40s;%s\n", fs, cs,
+			        (unsigned long long)in->addr, text, loc);
+		else
+			fprintf(out, "%74s;%s\n%10s %10s %10llx: %s\n", "", loc,
+			        fs, cs, (unsigned long long)in->addr, text);
+	}
+}
+
+int pp_report_disasm(struct pp_report *r, const char *symbol, FILE *out)
+{
+	struct pp_asm *a = NULL;
+	char tot[64];
+	int err;
+
+	if ((err = pp_report__asm(r, symbol, -1, &a)) < 0)
+		return err;
+	pp_report__format(r, r->total, tot, sizeof(tot));
+	fprintf(out, "Total: %s\n", tot);
+	for (size_t i = 0; i < a->nroutines; i++)
+		print_routine(r, a, &a->routines[i], out);
+	pp_report__asm_free(a);
+	return 0;
+}

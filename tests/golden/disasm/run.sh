@@ -1,0 +1,61 @@
+#!/bin/bash
+# disasm against go tool pprof -disasm (addresses, values) and objdump
+# (instruction text, with only the spellings README.md lists told apart),
+# in AT&T and Intel syntax, for each case of tests/golden/disasm/cases.
+. "$(dirname "$0")/../../cli/lib.sh"
+D=$SRCDIR/tests/golden/disasm
+GOPROG=
+if msg=$(sh "$D/build-goprog.sh" "$TMP/goprog" 2>&1); then
+	GOPROG=$TMP/goprog
+else
+	echo "golden-disasm: goprog cases skipped: $msg"
+fi
+while IFS='|' read -r name bin prof regex; do
+	case $name in '#'* | '') continue ;; esac
+	if [ "$bin" = goprog ]; then
+		[ -n "$GOPROG" ] || continue
+		bin=$GOPROG
+	else
+		bin=$SRCDIR/$bin
+	fi
+	for syntax in suffix intel; do
+		flag=
+		[ $syntax = intel ] && flag=-intel_syntax
+		# shellcheck disable=SC2086
+		if ! PPROF_BINARY_PATH=$SRCDIR/testdata/native "$PPROF_C" disasm $flag \
+			"$regex" "$bin" "$SRCDIR/$prof" \
+			>"$TMP/$name.$syntax" 2>"$TMP/err" || [ -s "$TMP/err" ]; then
+			bad "$name $syntax: $(head -3 "$TMP/err")"
+			continue
+		fi
+		if python3 "$D/compare.py" "$TMP/$name.$syntax" "$D/$name.gopprof.txt" \
+			"$D/$name.objdump-$syntax.txt" ${flag:+--intel} >"$TMP/diff"; then
+			ok
+		else
+			bad "$name $syntax: $(head -20 "$TMP/diff")"
+		fi
+	done
+done <"$D/cases"
+
+# The other spellings, addresses, and what goes wrong.
+N=$SRCDIR/testdata/native
+run disasm hash_loop "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+cp "$TMP/out" "$TMP/want"
+run -disasm=hash_loop "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+expect_same "$TMP/want" "$TMP/out" "-disasm=REGEX"
+printf 'disasm hash_loop\n' | "$PPROF_C" "$N/cprog-pie" "$N/cprog-pie.cpu.prof" >"$TMP/out" 2>"$TMP/err"
+expect_same "$TMP/want" "$TMP/out" "the shell's disasm"
+# An address, the binary's own or the process's (as -addresses prints it).
+run disasm 0x13c4 "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+expect_same "$TMP/want" "$TMP/out" "disasm ELF address"
+run disasm 0x55bc1b6ed3f5 "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+expect_same "$TMP/want" "$TMP/out" "disasm runtime address"
+run disasm nomatch "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+expect_status 1 "no match"
+expect_err_line '^pprof-c: no matches found for regexp nomatch$' "no match"
+run disasm 0x10 "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+expect_status 1 "address outside"
+expect_err_line '^pprof-c: no matches found for address 0x10$' "address outside"
+run disasm 'a(' "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+expect_status 2 "bad regex"
+finish
