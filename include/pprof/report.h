@@ -119,9 +119,10 @@ enum pp_report_kind {
 	PP_REPORT_TOPPROTO,
 	PP_REPORT_GIF,
 	PP_REPORT_PS,
-	PP_REPORT_DISASM, /* arg: the regex */
-	PP_REPORT_HEADER, /* the header lines only (the shell's start) */
-	PP_REPORT_CHECK,  /* two profiles: see pp_session_report */
+	PP_REPORT_DISASM,  /* arg: the regex */
+	PP_REPORT_WEBLIST, /* arg: the regex */
+	PP_REPORT_HEADER,  /* the header lines only (the shell's start) */
+	PP_REPORT_CHECK,   /* two profiles: see pp_session_report */
 };
 
 struct pp_report;
@@ -269,6 +270,20 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out);
  * for regexp R" when no sampled function matches.
  */
 int pp_report_disasm(struct pp_report *r, const char *symbol, FILE *out);
+
+/*
+ * Annotated source with each line's instructions (`weblist`), as pprof's
+ * weblist: for the functions matching the regex (inlined ones too), their
+ * source lines with flat and cum, each line expandable (a click) into its
+ * instructions and the inlined calls that lead to them. One self-contained
+ * HTML page (inline style and script). Errors as pp_report_disasm.
+ */
+int pp_report_weblist(struct pp_report *r, const char *symbol, FILE *out);
+
+/* The same listing as JSON (the web UI's source view, docs/web-api.md),
+ * of the max_funcs heaviest matching functions (negative: all). */
+int pp_report_weblist_json(struct pp_report *r, const char *symbol,
+                           int max_funcs, FILE *out);
 
 /* The profile as gzip'd profile.proto (`proto`). */
 int pp_report_proto(struct pp_report *r, FILE *out);

@@ -43,6 +43,13 @@ const struct pp_command pp_commands[] = {
          .wants_regex = true,
          .kind = PP_REPORT_DISASM,
          .help = "annotated disassembly of the functions matching REGEX"},
+        {.name = "weblist",
+         .wants_regex = true,
+         .viewers = browser,
+         .ext = "html",
+         .kind = PP_REPORT_WEBLIST,
+         .help = "annotated source with each line's instructions, as HTML "
+                 "opened in a browser (or -output FILE)"},
         {.name = "proto",
          .binary = true,
          .kind = PP_REPORT_PROTO,

@@ -44,6 +44,9 @@ struct builder {
 	bool addr_in_binary; /* some symbol holds addr */
 	struct addr_node *nodes;
 	size_t nnodes, cap_nodes;
+	/* weblist: per graph node, some location at its address has a
+	 * frame whose function or file matches. NULL: not asked. */
+	bool *node_marked;
 };
 
 void pp_report__asm_free(struct pp_asm *a)
@@ -134,6 +137,7 @@ static int add_routine(struct builder *b, const char *path,
 
 		memset(in, 0, sizeof(*in));
 		in->addr = insns[i].addr;
+		in->size = insns[i].size;
 		if ((err = intern(a, insns[i].text, &in->text)) < 0)
 			goto done;
 		/* Samples up to the next instruction: an address inside an
@@ -253,7 +257,8 @@ static int scan_mapping(struct builder *b, uint32_t m, const uint32_t *nmap)
 			        (ea >= y->start && ea < y->end);
 			b->addr_in_binary = b->addr_in_binary || holds;
 		}
-		if (!holds && !pp_regex_matchz(b->re, y->name))
+		if (!holds && !pp_regex_matchz(b->re, y->name) &&
+		    !b->node_marked)
 			continue;
 		/* The first node at or after the symbol's start. */
 		while (lo < hi) {
@@ -269,6 +274,15 @@ static int scan_mapping(struct builder *b, uint32_t m, const uint32_t *nmap)
 			;
 		if (end == lo)
 			continue;
+		if (!holds && b->node_marked &&
+		    !pp_regex_matchz(b->re, y->name)) {
+			size_t k = lo;
+
+			while (k < end && !b->node_marked[b->nodes[k].node])
+				k++;
+			if (k == end)
+				continue;
+		}
 		if ((err = add_routine(b, path, y, lo, end)) < 0)
 			return err;
 	}
@@ -325,8 +339,45 @@ static int sort_routines(struct pp_asm *a, bool by_flat)
 	return 0;
 }
 
+/* b->node_marked: the nodes at addresses of locations with a frame that
+ * matches by function or file name. */
+static int mark_inlined(struct builder *b, const struct pp_regex *re)
+{
+	struct pp_report *r = b->r;
+	const struct pp_profile *p = r->prof;
+	const struct pp_graph *g = r->graph;
+
+	b->node_marked = pp_calloc(r->ctx, (size_t)g->nnodes + 1, 1);
+	if (!b->node_marked)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t l = 0; l < p->nlocations; l++) {
+		const struct pp_location *loc = &p->locations[l];
+		bool match = false;
+
+		for (uint32_t i = 0; i < loc->line_count && !match; i++) {
+			const struct pp_line *ln =
+			        &p->lines[loc->line_first + i];
+			const struct pp_function *fn;
+
+			if (ln->function == PP_NONE)
+				continue;
+			fn = &p->functions[ln->function];
+			match = pp_regex_matchz(re,
+			                        pp_profile_str(p, fn->name)) ||
+			        pp_regex_matchz(
+			                re, pp_profile_str(p, fn->filename));
+		}
+		if (!match)
+			continue;
+		for (uint32_t k = g->loc_node_first[l];
+		     k < g->loc_node_first[l + 1]; k++)
+			b->node_marked[g->loc_nodes[k]] = true;
+	}
+	return 0;
+}
+
 int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
-                   struct pp_asm **out)
+                   bool inlined, struct pp_asm **out)
 {
 	static const struct pp_symbolize_opts defaults = PP_SYMBOLIZE_OPTS_INIT;
 	const struct pp_profile *p = r->prof;
@@ -365,6 +416,8 @@ int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
 		goto done;
 	}
 	b.a->ctx = r->ctx;
+	if (inlined && (err = mark_inlined(&b, re)) < 0)
+		goto done;
 	if (!(b.a->strings = pp_strtab_new(r->ctx))) {
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
@@ -376,7 +429,8 @@ int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
 		nmap[n] = node_mapping(p, node);
 		if (nmap[n] != PP_NONE && !hit[nmap[n]] &&
 		    pp_profile_str(p, node->info.objfile)[0] &&
-		    pp_regex_matchz(re, pp_profile_str(p, node->info.name)))
+		    ((b.node_marked && b.node_marked[n]) ||
+		     pp_regex_matchz(re, pp_profile_str(p, node->info.name))))
 			for (uint32_t m = 0; m < p->nmappings; m++)
 				if (p->mappings[m].file == node->info.objfile)
 					hit[m] = true;
@@ -429,6 +483,7 @@ done:
 	pp_report__asm_free(b.a);
 	pp_symbolizer_free(b.s);
 	pp_free(r->ctx, b.nodes);
+	pp_free(r->ctx, b.node_marked);
 	pp_free(r->ctx, nmap);
 	pp_free(r->ctx, hit);
 	pp_regex_free(re);

@@ -18,6 +18,7 @@ struct pp_asm_frame {
 
 struct pp_asm_insn {
 	uint64_t addr; /* ELF address */
+	uint32_t size; /* bytes */
 	pp_str text;
 	/* pprof's values: samples from this address up to the next
 	 * instruction's (divided by the event count with -mean). */
@@ -48,10 +49,13 @@ struct pp_asm {
 /*
  * The routines for symbol (a regex, or an address) on r's profile at
  * address granularity without inlines, at most max_funcs of them (the
- * heaviest by flat; negative: all, by name). Errors as pp_report_disasm.
+ * heaviest by flat; negative: all, by name). With inlined, also the
+ * symbols holding a sampled address one of whose frames (an inlined
+ * function's too) matches by function or file name, as weblist finds
+ * them. Errors as pp_report_disasm.
  */
 int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
-                   struct pp_asm **out);
+                   bool inlined, struct pp_asm **out);
 void pp_report__asm_free(struct pp_asm *a);
 
 static inline const char *pp_asm_str(const struct pp_asm *a, pp_str s)

@@ -94,7 +94,7 @@ int pp_report_disasm(struct pp_report *r, const char *symbol, FILE *out)
 	char tot[64];
 	int err;
 
-	if ((err = pp_report__asm(r, symbol, -1, &a)) < 0)
+	if ((err = pp_report__asm(r, symbol, -1, false, &a)) < 0)
 		return err;
 	pp_report__format(r, r->total, tot, sizeof(tot));
 	fprintf(out, "Total: %s\n", tot);

@@ -56,6 +56,8 @@ int pp_report_run(struct pp_report *r, enum pp_report_kind kind,
 		return pp_report_render(r, "ps", out);
 	case PP_REPORT_DISASM:
 		return pp_report_disasm(r, arg, out);
+	case PP_REPORT_WEBLIST:
+		return pp_report_weblist(r, arg, out);
 	case PP_REPORT_HEADER:
 		return pp_report_header(r, out);
 	case PP_REPORT_CHECK:

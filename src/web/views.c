@@ -94,8 +94,8 @@ static double number_param(pp_web_get_fn get, void *data, const char *name,
 	return *end || !(d >= 0) ? def : d;
 }
 
-/* A text report as {"text": "..."}: peek and source (list), which pprof's
- * web UI shows as text too. */
+/* A text report as {"text": "..."}: peek, disasm and source (list), which
+ * pprof's web UI shows as text too. */
 static int text_json(struct pp_report *r, const char *what, const char *regex,
                      FILE *f)
 {
@@ -108,6 +108,8 @@ static int text_json(struct pp_report *r, const char *what, const char *regex,
 		return PP_ENOMEM;
 	if (strcmp(what, "peek") == 0)
 		rc = pp_report_tree(r, regex, mem);
+	else if (strcmp(what, "disasm") == 0)
+		rc = pp_report_disasm(r, regex, mem);
 	else
 		rc = pp_report_list(r, regex, mem);
 	if (fclose(mem) != 0 && rc >= 0)
@@ -119,6 +121,33 @@ static int text_json(struct pp_report *r, const char *what, const char *regex,
 	}
 	free(text);
 	return rc;
+}
+
+/* The source view: weblist's listing (source lines with their
+ * instructions) when the binaries can be read, as pprof's /ui/source;
+ * else `list`'s text. */
+static int source_json(struct pp_report *r, const char *regex, FILE *f)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&text, &size);
+	int rc;
+
+	if (!mem)
+		return PP_ENOMEM;
+	/* As pprof's web UI, the heaviest functions only. */
+	rc = pp_report_weblist_json(r, regex, 50, mem);
+	if (fclose(mem) != 0 && rc >= 0)
+		rc = PP_ENOMEM;
+	if (rc >= 0) {
+		fputs("{\"weblist\":", f);
+		fwrite(text, 1, size, f);
+		fputs("}\n", f);
+	}
+	free(text);
+	if (rc >= 0 || rc == PP_ENOMEM)
+		return rc;
+	return text_json(r, "source", regex, f);
 }
 
 int pp_web_views_answer(struct pp_web_views *v, const char *what,
@@ -156,7 +185,11 @@ int pp_web_views_answer(struct pp_web_views *v, const char *what,
 			        o.min_share, f);
 		else
 			rc = pp_report_flame_json(r, &o, f);
-	} else if (strcmp(what, "peek") == 0 || strcmp(what, "source") == 0) {
+	} else if (strcmp(what, "source") == 0) {
+		const char *re = get(data, "f");
+
+		rc = source_json(r, re && *re ? re : ".", f);
+	} else if (strcmp(what, "peek") == 0 || strcmp(what, "disasm") == 0) {
 		const char *re = get(data, "f");
 
 		/* pprof's views list what the focus selects: f is both. */

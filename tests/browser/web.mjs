@@ -408,6 +408,47 @@ try {
   check(fc.frames > 10 && fc.ratio >= 4.5, "flame file: every frame's text contrasts with its colour (4.5:1)", JSON.stringify(fc));
   await page.screenshot({ path: path.join(artifacts, "flame-diff-file.png") });
   await page.setViewportSize({ width: 1280, height: 900 });
+  // ---- disassembly: /ui/disasm and the source view's instructions, against
+  // `pprof-c disasm`; weblist's own page from disk ----
+  const nbin = "testdata/native/cprog-pie", nprof = "testdata/native/cprog-pie.cpu.prof";
+  serverEnv.PPROF_BINARY_PATH = "testdata/native";
+  server = await serve([nbin, nprof]);
+  await page.goto(server.url + "/ui/disasm?f=hash_loop");
+  await page.waitForSelector("body[data-ready]");
+  const dtext = await page.textContent("pre.report");
+  const dwant = cli(["disasm", "-focus=hash_loop", "hash_loop", nbin, nprof]);
+  check(dtext === dwant && /ROUTINE =+ hash_loop/.test(dtext), "disasm: the text equals `pprof-c disasm -focus=hash_loop hash_loop`",
+        dtext.slice(0, 80) + " | " + dwant.slice(0, 80));
+  // Each instruction the source view shows has disasm's values.
+  const dvals = new Map();
+  for (const l of dwant.split("\n")) {
+    const m = /^ *(\S+) +(\S+) +([0-9a-f]+): /.exec(l);
+    if (m) dvals.set(m[3], m[1] + " " + m[2]);
+  }
+  await page.goto(server.url + "/ui/source?f=hash_loop");
+  await page.waitForSelector("body[data-ready]");
+  const live = page.locator("#source-weblist span.livesrc").first();
+  check(await page.locator("#source-weblist .asm.open").count() === 0, "source: instructions start hidden");
+  await live.click();
+  check(await page.locator("#source-weblist .asm.open").count() === 1, "source: a click on a line shows its instructions");
+  const rows2 = await page.$$eval("#source-weblist span.insn", (xs) => xs.map((x) => x.textContent.trim().split(/\s+/)));
+  const wrong = rows2.filter((r) => dvals.get(r[2].replace(/:$/, "")) !== r[0] + " " + r[1]);
+  check(rows2.length > 20 && wrong.length === 0, "source: every instruction has `pprof-c disasm`'s values",
+        rows2.length + " rows; " + JSON.stringify(wrong.slice(0, 3)));
+  await page.screenshot({ path: path.join(artifacts, "web-source-weblist.png") });
+  await stop(server);
+  server = null;
+  delete serverEnv.PPROF_BINARY_PATH;
+  const wlFile = path.join(tmp, "weblist.html");
+  execFileSync(bin, ["weblist", "-output=" + wlFile, "hash_loop", nbin, nprof],
+               { env: Object.assign({}, process.env, { PPROF_BINARY_PATH: "testdata/native" }) });
+  await page.goto(pathToFileURL(wlFile).href);
+  const wlLive = page.locator("span.livesrc").first();
+  const shown0 = await page.locator("span.asm").first().evaluate((e) => getComputedStyle(e).display);
+  await wlLive.click();
+  const shown1 = await page.locator("span.asm").first().evaluate((e) => getComputedStyle(e).display);
+  check(shown0 === "none" && shown1 === "block", "weblist: a click on a line expands its instructions", shown0 + " -> " + shown1);
+  await page.screenshot({ path: path.join(artifacts, "weblist.png") });
 
   // ---- `pprof-c html`: one file, opened from disk, no server ----
   const htmlFile = path.join(tmp, "report.html");

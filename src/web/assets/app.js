@@ -539,15 +539,66 @@
     return async function () {
       if (!params.get("f") && !staticData) {
         $("legend").textContent = "Select functions in another view (or type a regexp in the search box) and choose " +
-          (kind === "peek" ? "Peek" : "Source") + " again, or add ?f=REGEXP to the URL.";
+          ({ peek: "Peek", source: "Source", disasm: "Disassemble" })[kind] + " again, or add ?f=REGEXP to the URL.";
       }
       const d = await api(kind);
-      const pre = el("pre", "report", d.text);
-      pre.id = kind + "-text";
-      $("content").appendChild(pre);
+      if (d.weblist) {
+        showWeblist(d.weblist);
+      } else {
+        const pre = el("pre", "report", d.text);
+        pre.id = kind + "-text";
+        $("content").appendChild(pre);
+      }
       state.onSearch = () => {};
       try { fillHeader(await api("top", { n: "1" })); } catch (e) { /* the header is a nicety */ }
     };
+  }
+
+  // The source view with each line's instructions (weblist's data): a
+  // click on a line with code shows or hides them.
+  function showWeblist(w) {
+    const box = el("div", "weblist");
+    box.id = "source-weblist";
+    box.appendChild(el("div", "legend", "Total: " + w.total));
+    const pad = (s, n) => String(s).padStart(n);
+    for (const fn of w.functions) {
+      box.appendChild(el("h2", "", fn.name));
+      box.appendChild(el("p", "filename", fn.file));
+      const pre = el("pre", "report weblist-fn");
+      pre.appendChild(document.createTextNode("  Total:  " + pad(fn.flat, 10) + " " +
+        pad(fn.cum, 10) + " (flat, cum) " + fn.percent));
+      for (const ln of fn.lines) {
+        pre.appendChild(document.createTextNode("\n"));
+        pre.appendChild(el("span", "line", " " + pad(ln.line, 6)));
+        pre.appendChild(document.createTextNode(" "));
+        const src = el("span", ln.class, "  " + pad(ln.flat, 10) + " " + pad(ln.cum, 10) + " " +
+          pad("", 8) + "  " + ln.src + " ");
+        src.dataset.line = ln.line;
+        pre.appendChild(src);
+        if (!ln.instructions.length) continue;
+        const asm = el("span", "asm");
+        for (const ins of ln.instructions) {
+          if (ins.new_block) asm.appendChild(document.createTextNode(" " + pad("", 8) + " " + pad("\u22ee", 28) + "\n"));
+          for (const c of ins.inlined_calls) {
+            asm.appendChild(document.createTextNode(" " + pad("", 8) + " " + pad("", 10) + " " + pad("", 10) + " " + pad("", 8) + "  "));
+            asm.appendChild(el("span", "inlinesrc", c.src));
+            asm.appendChild(document.createTextNode(" "));
+            asm.appendChild(el("span", "unimportant", c.file_base + ":" + c.line));
+            asm.appendChild(document.createTextNode("\n"));
+          }
+          const row = el("span", "insn", " " + pad("", 8) + " " + pad(ins.flat, 10) + " " + pad(ins.cum, 10) + " " +
+            pad(ins.address, 8) + ": " + ins.disasm + " ");
+          row.dataset.address = ins.address;
+          asm.appendChild(row);
+          asm.appendChild(el("span", "unimportant", ins.file_line));
+          asm.appendChild(document.createTextNode("\n"));
+        }
+        src.addEventListener("click", () => asm.classList.toggle("open"));
+        pre.appendChild(asm);
+      }
+      box.appendChild(pre);
+    }
+    $("content").appendChild(box);
   }
 
   // ---- named configurations (pprof's settings.json) ----------------------
@@ -605,7 +656,8 @@
   // ---- pages -------------------------------------------------------------
 
   const views = { top: showTop, flamegraph: showFlame, graph: showGraph,
-                  peek: textView("peek"), source: textView("source") };
+                  peek: textView("peek"), source: textView("source"),
+                  disasm: textView("disasm") };
 
   async function main() {
     setupHeader();

@@ -58,4 +58,32 @@ expect_status 1 "address outside"
 expect_err_line '^pprof-c: no matches found for address 0x10$' "address outside"
 run disasm 'a(' "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
 expect_status 2 "bad regex"
+
+# weblist: one self-contained page; each instruction row has disasm's
+# values; opened only where there is a display.
+PPROF_BINARY_PATH=$N run weblist -output="$TMP/wl.html" hash_loop "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+expect_status 0 "weblist -output"
+PPROF_BINARY_PATH=$N run disasm hash_loop "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+if python3 - "$TMP/wl.html" "$TMP/out" <<'PY'; then ok; else bad "weblist: rows differ from disasm"; fi
+import re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+text = re.sub(r"<[^>]*>", "", html.replace("<span class=asm>", "\n"))
+want = {}
+for l in open(sys.argv[2], encoding="utf-8"):
+    m = re.match(r"^ *(\S+) +(\S+) +([0-9a-f]+): ", l)
+    if m:
+        want[m.group(3)] = (m.group(1), m.group(2))
+rows = re.findall(r"^ {9} *(\S+) +(\S+) +([0-9a-f]+): ", text, re.M)
+assert "<h2>hash_loop</h2>" in html and "<script" in html and "src=" not in html
+assert len(rows) >= len(want) > 20, (len(rows), len(want))
+bad = [r for r in rows if want.get(r[2]) != (r[0], r[1])]
+assert not bad, bad[:3]
+PY
+mkdir "$TMP/t"
+BROWSER= DISPLAY= WAYLAND_DISPLAY= TMPDIR=$TMP/t PPROF_BINARY_PATH=$N run weblist hash_loop "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+expect_status 0 "weblist without a display"
+expect_err_line "^pprof-c: no display .*: nothing opened; the report is in $TMP/t/pprof-c\\.001\\.html\$" "weblist without a display"
+if cmp -s "$TMP/wl.html" "$TMP/t/pprof-c.001.html"; then ok; else bad "weblist: the opened file differs from -output's"; fi
+run weblist nomatch "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+expect_status 1 "weblist no match"
 finish
