@@ -94,7 +94,8 @@ static int64_t divided(int64_t v, int64_t div)
 
 /* One routine: sym of binary path, with nodes b->nodes[lo, hi). */
 static int add_routine(struct builder *b, const char *path,
-                       const struct pp_func_sym *sym, size_t lo, size_t hi)
+                       const struct pp_func_sym *sym, size_t nalias, size_t lo,
+                       size_t hi)
 {
 	struct pp_asm *a = b->a;
 	const struct pp_graph *g = b->r->graph;
@@ -118,6 +119,31 @@ static int add_routine(struct builder *b, const char *path,
 	if ((err = intern(a, sym->name, &rt->name)) < 0 ||
 	    (err = intern(a, path, &rt->binary)) < 0)
 		goto done;
+	{
+		/* pprof's AKA lines: the other names of the same range. */
+		size_t len = 0;
+		char *aka;
+
+		for (size_t i = 1; i < nalias; i++)
+			len += strlen(sym[i].name) + 1;
+		if (!(aka = pp_malloc(a->ctx, len + 1))) {
+			err = pp_error(a->ctx, PP_ENOMEM, "out of memory");
+			goto done;
+		}
+		len = 0;
+		for (size_t i = 1; i < nalias; i++) {
+			size_t n = strlen(sym[i].name);
+
+			memcpy(aka + len, sym[i].name, n);
+			len += n;
+			aka[len++] = '\n';
+		}
+		aka[len ? len - 1 : 0] = '\0';
+		err = intern(a, aka, &rt->aka);
+		pp_free(a->ctx, aka);
+		if (err < 0)
+			goto done;
+	}
 	rt->start = sym->start;
 	rt->end = sym->end;
 	rt->insn_first = (uint32_t)a->ninsns;
@@ -240,10 +266,19 @@ static int scan_mapping(struct builder *b, uint32_t m, const uint32_t *nmap)
 		qsort(b->nodes, b->nnodes, sizeof(*b->nodes), by_addr);
 	if ((err = pp_symbolizer_functions(b->s, path, &syms, &nsyms)) < 0)
 		return err;
-	for (size_t i = 0; i < nsyms; i++) {
+	for (size_t i = 0, nalias; i < nsyms; i += nalias) {
 		const struct pp_func_sym *y = &syms[i];
-		bool holds = false;
+		bool holds = false, named = false;
 		size_t lo = 0, hi = b->nnodes, end;
+
+		/* Aliases (the same range under several names) are one
+		 * routine, matched by any of its names. */
+		for (nalias = 0;
+		     i + nalias < nsyms && syms[i + nalias].start == y->start &&
+		     syms[i + nalias].end == y->end;
+		     nalias++)
+			named = named ||
+			        pp_regex_matchz(b->re, syms[i + nalias].name);
 
 		if (b->has_addr) {
 			uint64_t ea = b->addr;
@@ -257,8 +292,7 @@ static int scan_mapping(struct builder *b, uint32_t m, const uint32_t *nmap)
 			        (ea >= y->start && ea < y->end);
 			b->addr_in_binary = b->addr_in_binary || holds;
 		}
-		if (!holds && !pp_regex_matchz(b->re, y->name) &&
-		    !b->node_marked)
+		if (!holds && !named && !b->node_marked)
 			continue;
 		/* The first node at or after the symbol's start. */
 		while (lo < hi) {
@@ -274,8 +308,7 @@ static int scan_mapping(struct builder *b, uint32_t m, const uint32_t *nmap)
 			;
 		if (end == lo)
 			continue;
-		if (!holds && b->node_marked &&
-		    !pp_regex_matchz(b->re, y->name)) {
+		if (!holds && b->node_marked && !named) {
 			size_t k = lo;
 
 			while (k < end && !b->node_marked[b->nodes[k].node])
@@ -283,7 +316,7 @@ static int scan_mapping(struct builder *b, uint32_t m, const uint32_t *nmap)
 			if (k == end)
 				continue;
 		}
-		if ((err = add_routine(b, path, y, lo, end)) < 0)
+		if ((err = add_routine(b, path, y, nalias, lo, end)) < 0)
 			return err;
 	}
 	return 0;

@@ -29,6 +29,7 @@ struct pp_asm_insn {
 
 struct pp_asm_routine {
 	pp_str name;   /* the symbol's name, demangled */
+	pp_str aka;    /* its aliases (same range), '\n'-separated; "" none */
 	pp_str binary; /* the file it was read from */
 	uint64_t start, end;
 	int64_t flat, cum; /* sums over its nodes, undivided (as pprof) */

@@ -6,6 +6,7 @@
  * inlined code) follows after a ';', on the same line for instructions
  * shorter than 40 characters, else on a line of its own above.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,13 @@ static void print_routine(const struct pp_report *r, const struct pp_asm *a,
 
 	fprintf(out, "ROUTINE ======================== %s\n",
 	        pp_asm_str(a, rt->name));
+	for (const char *k = pp_asm_str(a, rt->aka), *nl; *k; k = nl + 1) {
+		nl = strchr(k, '\n');
+		fprintf(out, "    AKA ======================== %.*s\n",
+		        (int)(nl ? nl - k : (ptrdiff_t)strlen(k)), k);
+		if (!nl)
+			break;
+	}
 	pp_report__format(r, rt->flat, fs, sizeof(fs));
 	pp_report__format(r, rt->cum, cs, sizeof(cs));
 	pp_percentage(rt->cum, r->total, pct, sizeof(pct));
