@@ -107,7 +107,8 @@ int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	char *path = NULL;
 	int err;
 
-	if (!cmd->viewers)
+	/* weblist with -output only writes the file, as pprof's. */
+	if (!cmd->viewers || (cfg->output && cmd->kind == PP_REPORT_WEBLIST))
 		return run_to_output(ctx, cfg, cmd, arg, s);
 	/* Written to -output FILE or a file of its own, then opened. */
 	c = *cfg;

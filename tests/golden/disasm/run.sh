@@ -84,6 +84,10 @@ BROWSER= DISPLAY= WAYLAND_DISPLAY= TMPDIR=$TMP/t PPROF_BINARY_PATH=$N run weblis
 expect_status 0 "weblist without a display"
 expect_err_line "^pprof-c: no display .*: nothing opened; the report is in $TMP/t/pprof-c\\.001\\.html\$" "weblist without a display"
 if cmp -s "$TMP/wl.html" "$TMP/t/pprof-c.001.html"; then ok; else bad "weblist: the opened file differs from -output's"; fi
+# -output only writes, as pprof: no browser started even with a display.
+DISPLAY=:99 BROWSER=/bin/false PPROF_BINARY_PATH=$N run weblist -output="$TMP/wl2.html" hash_loop "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+expect_status 0 "weblist -output with a display"
+if [ ! -s "$TMP/err" ] && cmp -s "$TMP/wl.html" "$TMP/wl2.html"; then ok; else bad "weblist -output with a display: $(cat "$TMP/err")"; fi
 run weblist nomatch "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
 expect_status 1 "weblist no match"
 finish
