@@ -219,30 +219,33 @@ static int indentation(const char *s, size_t len)
 /* s padded with spaces to n columns (tabs expanded), as pprof's rightPad;
  * written through put. */
 struct sink {
+	struct pp_ctx *ctx;
 	FILE *out;
 	bool json; /* JSON string content instead of HTML text */
 };
 
-static void put_text(const struct sink *k, const char *s, size_t len)
+/* s[0..len) escaped for the sink (a JSON string or HTML text). */
+static int put_text(const struct sink *k, const char *s, size_t len)
 {
-	char *tmp = malloc(len + 1);
+	char *tmp = pp_malloc(k->ctx, len + 1);
 
 	if (!tmp)
-		return;
+		return pp_error(k->ctx, PP_ENOMEM, "out of memory");
 	memcpy(tmp, s, len);
 	tmp[len] = '\0';
 	if (k->json)
 		pp_report_put_json_string(k->out, tmp);
 	else
 		pp_report__put_xml(k->out, tmp);
-	free(tmp);
+	pp_free(k->ctx, tmp);
+	return 0;
 }
 
-/* Spaces, then s with tabs expanded, padded to 80 columns. */
-static char *padded(int indent, const char *s, size_t len)
+/* Spaces, then s with tabs expanded, padded to 80 columns (pp_free). */
+static char *padded(struct pp_ctx *ctx, int indent, const char *s, size_t len)
 {
 	size_t cap = (size_t)indent + len * 8 + 81, n = 0;
-	char *b = malloc(cap);
+	char *b = pp_malloc(ctx, cap);
 	int col = 0;
 
 	if (!b)
@@ -416,7 +419,8 @@ static int print_insn(struct wl *w, const struct sink *k, const struct rec *x,
 			while (len &&
 			       (text[len - 1] == ' ' || text[len - 1] == '\t'))
 				len--;
-			if (!(pad = padded(indent + 4 + 4 * (int)j, text, len)))
+			if (!(pad = padded(w->r->ctx, indent + 4 + 4 * (int)j,
+			                   text, len)))
 				return pp_error(w->r->ctx, PP_ENOMEM,
 				                "out of memory");
 			if (k->json) {
@@ -432,20 +436,24 @@ static int print_insn(struct wl *w, const struct sink *k, const struct rec *x,
 				fprintf(out, " %8s %10s %10s %8s  ", "", "", "",
 				        "");
 				fputs("<span class=inlinesrc>", out);
-				put_text(k, pad, strlen(pad));
+				if ((err = put_text(k, pad, strlen(pad))) < 0) {
+					pp_free(w->r->ctx, pad);
+					return err;
+				}
 				fputs("</span> <span class=unimportant>", out);
 				pp_report__put_xml(
 				        out, base_name(pp_asm_str(a, c->file)));
 				fprintf(out, ":%lld</span>\n",
 				        (long long)c->line);
 			}
-			free(pad);
+			pp_free(w->r->ctx, pad);
 		}
 		*cur = *x;
 		{
 			const char *t = pp_asm_str(a, in->text);
 
-			if (!(pad = padded(indent + 4 + 4 * (int)x->frame, t,
+			if (!(pad = padded(w->r->ctx,
+			                   indent + 4 + 4 * (int)x->frame, t,
 			                   strlen(t))))
 				return pp_error(w->r->ctx, PP_ENOMEM,
 				                "out of memory");
@@ -455,12 +463,15 @@ static int print_insn(struct wl *w, const struct sink *k, const struct rec *x,
 		} else {
 			fprintf(out, " %8s %10s %10s %8llx: ", "", fs, cs,
 			        (unsigned long long)in->addr);
-			put_text(k, pad, strlen(pad));
+			if ((err = put_text(k, pad, strlen(pad))) < 0) {
+				pp_free(w->r->ctx, pad);
+				return err;
+			}
 			fputs(" <span class=unimportant>", out);
 			pp_report__put_xml(out, fl);
 			fputs("</span>\n", out);
 		}
-		free(pad);
+		pp_free(w->r->ctx, pad);
 	}
 	return 0;
 }
@@ -536,7 +547,8 @@ static int print_function(struct wl *w, const struct sink *k,
 			fputs(",\"cum\":", out);
 			pp_report_put_json_string(out, cs);
 			fputs(",\"src\":", out);
-			put_text(k, text, len);
+			if ((err = put_text(k, text, len)) < 0)
+				return err;
 			fprintf(out, ",\"class\":\"%s\",\"instructions\":[",
 			        j == i ? "nop" : "livesrc");
 		} else {
@@ -544,7 +556,8 @@ static int print_function(struct wl *w, const struct sink *k,
 			        (long long)l);
 			fprintf(out, "<span class=%s>  %10s %10s %8s  ",
 			        j == i ? "nop" : "livesrc", fs, cs, "");
-			put_text(k, text, len);
+			if ((err = put_text(k, text, len)) < 0)
+				return err;
 			fputs(" </span>", out);
 			if (j > i)
 				fputs("<span class=asm>", out);
@@ -656,7 +669,7 @@ static const char *const page_head[] = {
 
 int pp_report_weblist(struct pp_report *r, const char *symbol, FILE *out)
 {
-	struct sink k = {out, false};
+	struct sink k = {r->ctx, out, false};
 	struct wl w;
 	char tot[64], *labels = NULL;
 	size_t nlabels = 0;
@@ -699,7 +712,7 @@ done:
 int pp_report_weblist_json(struct pp_report *r, const char *symbol,
                            int max_funcs, FILE *out)
 {
-	struct sink k = {out, true};
+	struct sink k = {r->ctx, out, true};
 	struct wl w;
 	char tot[64];
 	int err;
