@@ -56,6 +56,57 @@ static void test_symbolize__translate_pie(void **state)
 	                 0x13cb);
 }
 
+/* A range over several executable sections (.init, .plt, .plt.got, the
+ * start of .text) is decoded section by section: the padding between
+ * sections is no instruction, and each section starts a new one. The
+ * addresses are objdump -d's over the same range. */
+static void test_symbolize__disasm_across_sections(void **state)
+{
+	static const uint64_t want[] = {
+	        0x1000, 0x1004, 0x100b, 0x100e, 0x1010, 0x1012, 0x1016, 0x1020,
+	        0x1026, 0x102c, 0x1030, 0x1036, 0x103b, 0x1040, 0x1046, 0x104b,
+	        0x1050, 0x1056, 0x105b, 0x1060, 0x1066, 0x106b, 0x1070, 0x1076,
+	        0x107b, 0x1080, 0x1086, 0x108b, 0x1090, 0x1096, 0x109b, 0x10a0,
+	        0x10a6, 0x10ab, 0x10b0, 0x10b6, 0x10bb, 0x10c0, 0x10c6, 0x10d0,
+	        0x10d2, 0x10d4, 0x10da, 0x10dc, 0x10de, 0x10df};
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_symbolizer *s = new_sym(&ctx, NULL, PP_DEMANGLE_DEFAULT);
+	const struct pp_func_sym *syms;
+	struct pp_insn *in = NULL;
+	size_t n = 0, nsyms = 0;
+	bool found = false;
+
+	(void)state;
+	assert_int_equal(pp_symbolizer_disasm(s, N "cprog-pie", 0x1000, 0x10e0,
+	                                      false, &in, &n),
+	                 0);
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(in[i].addr, want[i]);
+	assert_string_equal(in[0].text, "subq $8, %rsp");
+	pp_free(&ctx, in);
+	/* Intel's syntax on request; a symbol's range from the symbol table. */
+	assert_int_equal(
+	        pp_symbolizer_functions(s, N "cprog-pie", &syms, &nsyms), 0);
+	for (size_t i = 0; i < nsyms; i++) {
+		if (strcmp(syms[i].name, "hash_loop") != 0)
+			continue;
+		found = true;
+		assert_int_equal(syms[i].start, 0x13a0);
+		assert_int_equal(syms[i].end, 0x140c);
+		assert_int_equal(
+		        pp_symbolizer_disasm(s, N "cprog-pie", syms[i].start,
+		                             syms[i].end, true, &in, &n),
+		        0);
+		assert_string_equal(in[0].text, "mov rax, rdi");
+		assert_int_equal(in[n - 1].addr, 0x140b);
+		assert_string_equal(in[n - 1].text, "ret");
+		pp_free(&ctx, in);
+	}
+	assert_true(found);
+	pp_symbolizer_free(s);
+}
+
 static void test_symbolize__translate_exec(void **state)
 {
 	(void)state;
@@ -600,6 +651,7 @@ int main(void)
 	        cmocka_unit_test(test_symbolize__build_id_mismatch),
 	        cmocka_unit_test(test_symbolize__stripped),
 	        cmocka_unit_test(test_symbolize__pseudo_mappings),
+	        cmocka_unit_test(test_symbolize__disasm_across_sections),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
