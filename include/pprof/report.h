@@ -271,6 +271,11 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out);
  */
 int pp_report_disasm(struct pp_report *r, const char *symbol, FILE *out);
 
+/* The same for the max_funcs heaviest matching functions by flat value,
+ * heaviest first (the web UI's, as pprof's); negative: all, by name. */
+int pp_report_disasm_max(struct pp_report *r, const char *symbol, int max_funcs,
+                         FILE *out);
+
 /*
  * Annotated source with each line's instructions (`weblist`), as pprof's
  * weblist: for the functions matching the regex (inlined ones too), their

@@ -98,11 +98,17 @@ static void print_routine(const struct pp_report *r, const struct pp_asm *a,
 
 int pp_report_disasm(struct pp_report *r, const char *symbol, FILE *out)
 {
+	return pp_report_disasm_max(r, symbol, -1, out);
+}
+
+int pp_report_disasm_max(struct pp_report *r, const char *symbol, int max_funcs,
+                         FILE *out)
+{
 	struct pp_asm *a = NULL;
 	char tot[64];
 	int err;
 
-	if ((err = pp_report__asm(r, symbol, -1, false, &a)) < 0)
+	if ((err = pp_report__asm(r, symbol, max_funcs, false, &a)) < 0)
 		return err;
 	pp_report__format(r, r->total, tot, sizeof(tot));
 	fprintf(out, "Total: %s\n", tot);

@@ -109,7 +109,7 @@ static int text_json(struct pp_report *r, const char *what, const char *regex,
 	if (strcmp(what, "peek") == 0)
 		rc = pp_report_tree(r, regex, mem);
 	else if (strcmp(what, "disasm") == 0)
-		rc = pp_report_disasm(r, regex, mem);
+		rc = pp_report_disasm_max(r, regex, 50, mem); /* as pprof's */
 	else
 		rc = pp_report_list(r, regex, mem);
 	if (fclose(mem) != 0 && rc >= 0)
