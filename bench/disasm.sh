@@ -31,7 +31,8 @@ SELECT group_concat(b) FROM (SELECT b FROM t ORDER BY c DESC LIMIT 1000);
 SELECT json_group_array(a) FROM t WHERE a < 50000;
 SELECT count(DISTINCT round(c)) FROM t;"
 if [ ! -s "$PROF" ]; then
-	LD_PRELOAD=$(ls /usr/lib/*/libprofiler.so.0 | head -1) CPUPROFILE=$PROF \
+	for lib in /usr/lib/*/libprofiler.so.0; do break; done
+	LD_PRELOAD=$lib CPUPROFILE=$PROF \
 		CPUPROFILE_FREQUENCY=1000 "$DATA/sqlite" "$SQL" >/dev/null
 fi
 cd "$DATA"

@@ -6,7 +6,7 @@
 set -e
 D=$(cd "$(dirname "$0")" && pwd)
 command -v go >/dev/null || { echo "go missing"; exit 77; }
-export GOMAXPROCS=2 GOPROXY=off GOFLAGS= GOWORK=off CGO_ENABLED=0 GO111MODULE=on
+export GOMAXPROCS=2 GOPROXY=off GOFLAGS='' GOWORK=off CGO_ENABLED=0 GO111MODULE=on
 unset GODEBUG GOGC
 (cd "$D/../../../testdata/gen/goprog" && go build -trimpath -buildvcs=false -o "$1" .)
 if [ "$(sha256sum <"$1" | cut -d' ' -f1)" != "$(cat "$D/goprog.sha256")" ]; then

@@ -80,7 +80,7 @@ bad = [r for r in rows if want.get(r[2]) != (r[0], r[1])]
 assert not bad, bad[:3]
 PY
 mkdir "$TMP/t"
-BROWSER= DISPLAY= WAYLAND_DISPLAY= TMPDIR=$TMP/t PPROF_BINARY_PATH=$N run weblist hash_loop "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
+BROWSER='' DISPLAY='' WAYLAND_DISPLAY='' TMPDIR=$TMP/t PPROF_BINARY_PATH=$N run weblist hash_loop "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
 expect_status 0 "weblist without a display"
 expect_err_line "^pprof-c: no display .*: nothing opened; the report is in $TMP/t/pprof-c\\.001\\.html\$" "weblist without a display"
 if cmp -s "$TMP/wl.html" "$TMP/t/pprof-c.001.html"; then ok; else bad "weblist: the opened file differs from -output's"; fi
