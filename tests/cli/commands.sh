@@ -12,7 +12,14 @@ run --help
 cp "$TMP/out" "$TMP/help"
 listed() { sed -n '/^Commands:/,/^$/p' "$TMP/help" | grep -qE "^  $1( |$)"; }
 for c in callgrind comments disasm dot eog evince gif gv kcachegrind list peek pdf png proto ps raw svg tags text top topproto traces tree web weblist; do
-	case $c in list | peek | disasm | weblist) a=main ;; *) a= ;; esac
+	case $c in list | peek) a=main ;; *) a= ;; esac
+	prof=$CPU
+	# disasm and weblist read the binary: the native one, with its profile.
+	case $c in disasm | weblist)
+		a="hash_loop $SRCDIR/testdata/native/cprog-pie"
+		prof=$SRCDIR/testdata/native/cprog-pie.cpu.prof
+		;;
+	esac
 	if ! listed "$c"; then
 		# disasm and weblist come with the disassembler; until then
 		# they must at least be refused as commands.
@@ -23,7 +30,7 @@ for c in callgrind comments disasm dot eog evince gif gv kcachegrind list peek p
 	fi
 	for form in "$c" "-$c"; do
 		env -u DISPLAY -u WAYLAND_DISPLAY -u BROWSER TMPDIR="$TMP" \
-			"$PPROF_C" $form $a -output="$TMP/o" "$CPU" >"$TMP/out" 2>"$TMP/err" </dev/null
+			"$PPROF_C" $form $a -output="$TMP/o" "$prof" >"$TMP/out" 2>"$TMP/err" </dev/null
 		RC=$?
 		expect_status 0 "$form"
 		if grep -q 'No such file\|unknown' "$TMP/err"; then bad "$form: $(cat "$TMP/err")"; else ok; fi
