@@ -157,8 +157,7 @@ static enum palette frame_kind(enum palette p, const char *name)
 /* A colour of palette p for a frame named name: three numbers in [0, 1]
  * from a hash of the name, so a function has one colour in every graph
  * and run. The ranges are flamegraph.pl's. */
-static void palette_colour(enum palette p, const char *name, char *buf,
-                           size_t size)
+static void palette_colour(enum palette p, const char *name, int rgb[3])
 {
 	uint32_t h = fnv1a(name, strlen(name));
 	double v1 = (h & 0xff) / 255.0, v2 = (h >> 8 & 0xff) / 255.0,
@@ -200,7 +199,9 @@ static void palette_colour(enum palette p, const char *name, char *buf,
 		b = (int)(55 * v2);
 		break;
 	}
-	snprintf(buf, size, "rgb(%d,%d,%d)", r, g, b);
+	rgb[0] = r;
+	rgb[1] = g;
+	rgb[2] = b;
 }
 
 static void frame_colour(const struct flame *f, const struct pp_tree_node *n,
@@ -225,7 +226,7 @@ static void frame_colour(const struct flame *f, const struct pp_tree_node *n,
 		return;
 	}
 	if (f->palette != PAL_PACKAGE) {
-		palette_colour(f->palette, name, buf, size);
+		palette_colour(f->palette, name, rgb);
 		return;
 	}
 	{
