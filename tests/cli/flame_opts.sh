@@ -9,9 +9,15 @@ CHECK="$SRCDIR/tests/cli/flame_opts.py"
 
 run flame "$CPU"
 cp "$TMP/out" "$TMP/default.svg"
-# The defaults are pprof-c's: package colours, 1200 px, "Flame Graph".
-run flame -colors=package -width=1200 -minwidth=0.1 "$CPU"
+# The defaults are pprof-c's: package colours, "Flame Graph", frames laid
+# out on 1200 units drawn as wide as the window; -width=1200 names pixels,
+# so only the <svg> element's width differs.
+run flame -colors=package -minwidth=0.1 "$CPU"
 expect_same "$TMP/default.svg" "$TMP/out" "defaults spelled out"
+run flame -width=1200 "$CPU"
+sed 's/^\(<svg [^>]*\) width="1200" /\1 width="100%" /' "$TMP/out" >"$TMP/w1200.svg"
+grep -q '^<svg [^>]* width="1200" ' "$TMP/out" && cmp -s "$TMP/default.svg" "$TMP/w1200.svg" && ok ||
+	bad "-width=1200: the default but for the svg's width"
 run flame "$CPU"
 expect_same "$TMP/default.svg" "$TMP/out" "the same bytes every run"
 
