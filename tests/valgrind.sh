@@ -7,7 +7,7 @@
 # option family is still covered, in a few minutes on two cores); --all runs
 # them all. Prints "valgrind: N passed, N failed" (one per job).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 every=6
 if [ "${1:-}" = --all ]; then
 	every=1
