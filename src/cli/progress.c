@@ -270,12 +270,16 @@ void pp_cli_progress_update(void *data, const char *what, const char *unit,
 		clock_gettime(CLOCK_MONOTONIC, &p->since);
 		pthread_cond_signal(&p->wake);
 	}
+	/* No delay: shown at once, and again at once when the work moves to
+	 * another stage, not at the thread's next tick (a stage shorter than
+	 * a tick would never be seen). */
+	bool again = p->delay == 0 && (!p->shown || strcmp(p->what, what) != 0);
+
 	copy_shown(p->what, sizeof(p->what), what);
 	copy_shown(p->unit, sizeof(p->unit), unit ? unit : "");
 	p->done = done;
 	p->total = total;
-	/* No delay: shown at once, not at the thread's next tick. */
-	if (p->delay == 0 && !p->shown)
+	if (again)
 		draw(p, seconds_since(&p->since));
 	pthread_mutex_unlock(&p->lock);
 }
