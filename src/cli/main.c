@@ -100,6 +100,20 @@ void pp_cli_signals_catch_interrupt(bool on)
 	catch_interrupt = on;
 }
 
+void pp_cli_signals_restart(bool on)
+{
+	struct sigaction sa;
+
+	/* Only when we handle SIGINT (not when it was left ignored). */
+	if (sigaction(SIGINT, NULL, &sa) != 0 || sa.sa_handler != on_signal)
+		return;
+	if (on)
+		sa.sa_flags |= SA_RESTART;
+	else
+		sa.sa_flags &= ~SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
+}
+
 bool pp_cli_signals_interrupted(void)
 {
 	return interrupted != 0;

@@ -260,7 +260,9 @@ int pp_shell__edit_loop(struct pp_shell *sh)
 				save_history(h, hpath);
 		}
 		pp_cli_signals_catch_interrupt(true);
+		pp_cli_signals_restart(true);
 		pp_shell_execute(sh, line, &quit);
+		pp_cli_signals_restart(false);
 	}
 	pp_cli_signals_catch_interrupt(false);
 	history_end(h);
