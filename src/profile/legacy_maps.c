@@ -150,11 +150,14 @@ fail:
 
 struct map_entry {
 	uint64_t start, limit, offset;
-	const char *file; /* into the text; not NUL-terminated */
+	/* Into the lines as read (struct lines); not NUL-terminated. While
+	 * the lines still grow only the offsets hold; the pointers are set
+	 * once all are read. */
+	size_t file_at, build_id_at;
+	const char *file;
 	size_t file_len;
 	const char *build_id;
 	size_t build_id_len;
-	bool deleted; /* dropped by the merging */
 };
 
 struct tok {
@@ -213,42 +216,61 @@ static bool is_digits(const struct tok *t)
 	return t->n > 0;
 }
 
-/* Parse "start-end" (or "0xstart 0xend") at the front of the line. Returns
- * the rest of the line, or NULL if it doesn't start with a range. */
+/* Where the second number of a range starts when the first ends at q:
+ * pprof's `[\s-]?\s*(?:0x)?` then a hex digit; NULL if none does. */
+static const char *range_second(const char *q, const char *end)
+{
+	if (q < end && (*q == '-' || isspace((unsigned char)*q)))
+		q++;
+	while (q < end && isspace((unsigned char)*q))
+		q++;
+	if (end - q > 2 && q[0] == '0' && q[1] == 'x' &&
+	    isxdigit((unsigned char)q[2]))
+		q += 2;
+	return q < end && isxdigit((unsigned char)*q) ? q : NULL;
+}
+
+/*
+ * Parse "start-end" (or "0xstart 0xend") at the front of the line, as
+ * pprof's regular expression matches it: the first number takes all the
+ * hex digits it can and gives back its last one when no second number
+ * follows ("abc" is ab-c), and nothing needs to follow the range. Returns the
+ * rest of the line after an optional ':', or NULL if it doesn't start with a
+ * range or a number has over 16 digits.
+ */
 static const char *parse_range(const char *s, const char *end, uint64_t *lo,
                                uint64_t *hi)
 {
-	const char *p = s, *q;
+	const char *p = s, *q, *r;
 	bool ok = true;
 
 	while (p < end && isspace((unsigned char)*p))
 		p++;
-	if (end - p > 2 && p[0] == '0' && p[1] == 'x')
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x' &&
+	    isxdigit((unsigned char)p[2]))
 		p += 2;
 	for (q = p; q < end && isxdigit((unsigned char)*q); q++)
 		;
+	if (q == p)
+		return NULL;
+	if (!(r = range_second(q, end))) {
+		if (q - p < 2)
+			return NULL;
+		r = range_second(--q, end);
+	}
 	*lo = hex_n(p, (size_t)(q - p), &ok);
-	p = q;
-	if (p < end && (*p == '-' || isspace((unsigned char)*p)))
-		p++;
-	while (p < end && isspace((unsigned char)*p))
-		p++;
-	if (end - p > 2 && p[0] == '0' && p[1] == 'x')
-		p += 2;
-	for (q = p; q < end && isxdigit((unsigned char)*q); q++)
+	for (p = r; p < end && isxdigit((unsigned char)*p); p++)
 		;
-	*hi = hex_n(p, (size_t)(q - p), &ok);
-	p = q;
+	*hi = hex_n(r, (size_t)(p - r), &ok);
 	if (p < end && *p == ':')
 		p++;
-	if (!ok || (p < end && !isspace((unsigned char)*p)))
-		return NULL;
-	return p;
+	return ok ? p : NULL;
 }
 
 /*
  * One line of the map. Returns 1 with *e filled for an executable entry, 0
- * for a line to skip (not a mapping, or not executable).
+ * for a mapping that is not executable, -1 for a line that is no mapping
+ * (pprof's errUnrecognized: it may assign a $attribute).
  */
 static int parse_map_line(const char *s, const char *end, struct map_entry *e)
 {
@@ -261,7 +283,11 @@ static int parse_map_line(const char *s, const char *end, struct map_entry *e)
 
 	memset(e, 0, sizeof(*e));
 	if (!(p = parse_range(s, end, &e->start, &e->limit)))
-		return 0;
+		return -1;
+	/* The fields that follow are each preceded by spaces: with none
+	 * after the range, it is a mapping with no name. */
+	if (p < end && !isspace((unsigned char)*p))
+		p = end;
 	while (p < end && nt < 8) {
 		while (p < end && isspace((unsigned char)*p))
 			p++;
@@ -307,7 +333,7 @@ got:
 	if (off.n)
 		e->offset = hex_n(off.s, off.n, &ok);
 	if (!ok)
-		return 0;
+		return -1;
 	e->file = path.s;
 	e->file_len = path.n;
 	e->build_id = bid.s;
@@ -315,20 +341,18 @@ got:
 	return 1;
 }
 
-static bool same_str(const char *a, size_t an, const char *b, size_t bn)
-{
-	return an == bn && (an == 0 || memcmp(a, b, an) == 0);
-}
-
 /* pprof's adjacent(): two entries that are one mapping split in two. */
-static bool adjacent(const struct map_entry *a, const struct map_entry *b)
+static bool adjacent(const char *buf, const struct map_entry *a,
+                     const struct map_entry *b)
 {
 	if (a->file_len && b->file_len &&
-	    !same_str(a->file, a->file_len, b->file, b->file_len))
+	    (a->file_len != b->file_len ||
+	     memcmp(buf + a->file_at, buf + b->file_at, a->file_len) != 0))
 		return false;
 	if (a->build_id_len && b->build_id_len &&
-	    !same_str(a->build_id, a->build_id_len, b->build_id,
-	              b->build_id_len))
+	    (a->build_id_len != b->build_id_len ||
+	     memcmp(buf + a->build_id_at, buf + b->build_id_at,
+	            a->build_id_len) != 0))
 		return false;
 	if (a->limit != b->start)
 		return false;
@@ -364,43 +388,228 @@ static bool is_main_candidate(const struct map_entry *e)
 	return !is_shared_object(s, n);
 }
 
+/*
+ * The map's lines as pprof reads them (log prefix gone, $attributes
+ * replaced), one after another: the mappings' names point into it. attrs
+ * holds, in the order assigned, each "$name" and its value as offsets
+ * into buf.
+ */
+struct lines {
+	struct pp_ctx *ctx;
+	const char *name;
+	char *buf;
+	size_t len, cap;
+	struct attr {
+		size_t key_at, key_len, val_at, val_len;
+	} * attrs;
+	size_t nattrs, cap_attrs;
+	uint64_t work; /* key comparisons left before giving up */
+};
+
+/* The substitutions could double a line per line (b=$a$a, c=$b$b...), and
+ * many attributes times many '$' is quadratic: past these, the map is
+ * refused rather than left to eat the machine. */
+#define LINES_MAX ((size_t)64 << 20)
+#define LINES_WORK ((uint64_t)1 << 28)
+
+/* Append n bytes: from s, or with s NULL from buf + at (an attribute's
+ * value, which growing buf may move). */
+static int lines_append(struct lines *ls, const char *s, size_t at, size_t n)
+{
+	int err;
+
+	if (n > LINES_MAX - ls->len)
+		return pp_error(ls->ctx, PP_ELIMIT,
+		                "%s: memory map over %zu MiB after its $name "
+		                "substitutions",
+		                ls->name, LINES_MAX >> 20);
+	if ((err = pp_grow(ls->ctx, (void **)&ls->buf, &ls->cap, ls->len + n,
+	                   1)) < 0)
+		return err;
+	if (n)
+		memcpy(ls->buf + ls->len, s ? s : ls->buf + at, n);
+	ls->len += n;
+	return 0;
+}
+
+/* pprof's removeLoggingInfo: a glog prefix `^[^\[\]]+:[0-9]+]\s`. */
+static const char *skip_log_prefix(const char *s, const char *end)
+{
+	const char *b = s, *d;
+
+	while (b < end && *b != '[' && *b != ']')
+		b++;
+	if (b == end || *b != ']' || b + 1 == end || !strchr(" \t\n\f\r", b[1]))
+		return s;
+	for (d = b; d > s && isdigit((unsigned char)d[-1]); d--)
+		;
+	if (d == b || d - s < 2 || d[-1] != ':')
+		return s;
+	return b + 2;
+}
+
+/*
+ * Append line [s, end) with pprof's strings.Replacer of the attributes:
+ * scanning left to right, at each '$' the attribute assigned first among
+ * those whose "$name" starts there is replaced by its value, and the scan
+ * goes on after the name (values are not scanned again).
+ */
+static int append_replaced(struct lines *ls, const char *s, const char *end)
+{
+	const char *run = s;
+	int err;
+
+	while (s < end) {
+		const struct attr *hit = NULL;
+
+		if (*s != '$' || !ls->nattrs) {
+			s++;
+			continue;
+		}
+		for (size_t i = 0; i < ls->nattrs && !hit; i++) {
+			const struct attr *a = &ls->attrs[i];
+
+			if (!ls->work--)
+				return pp_error(
+				        ls->ctx, PP_ELIMIT,
+				        "%s: memory map has too many $name "
+				        "substitutions",
+				        ls->name);
+			if (a->key_len <= (size_t)(end - s) &&
+			    memcmp(ls->buf + a->key_at, s, a->key_len) == 0)
+				hit = a;
+		}
+		if (!hit) {
+			s++;
+			continue;
+		}
+		if ((err = lines_append(ls, run, 0, (size_t)(s - run))) < 0 ||
+		    (err = lines_append(ls, NULL, hit->val_at, hit->val_len)) <
+		            0)
+			return err;
+		s += hit->key_len;
+		run = s;
+	}
+	return lines_append(ls, run, 0, (size_t)(end - run));
+}
+
+static void trim(const char *buf, size_t *at, size_t *n)
+{
+	while (*n && isspace((unsigned char)buf[*at])) {
+		++*at;
+		--*n;
+	}
+	while (*n && isspace((unsigned char)buf[*at + *n - 1]))
+		--*n;
+}
+
+/*
+ * A line that is no mapping but "name = value" assigns $name for the
+ * lines after it (pprof's ParseMemoryMap). The line at [at, ls->len) is
+ * kept: the value points into it. Returns 1 if it assigned.
+ */
+static int add_attr(struct lines *ls, size_t at)
+{
+	const char *eq = memchr(ls->buf + at, '=', ls->len - at);
+	struct attr a;
+	size_t name_at, name_len;
+	int err;
+
+	if (!eq)
+		return 0;
+	name_at = at;
+	name_len = (size_t)(eq - (ls->buf + at));
+	a.val_at = name_at + name_len + 1;
+	a.val_len = ls->len - a.val_at;
+	trim(ls->buf, &name_at, &name_len);
+	trim(ls->buf, &a.val_at, &a.val_len);
+	a.key_at = ls->len;
+	a.key_len = name_len + 1;
+	if ((err = lines_append(ls, "$", 0, 1)) < 0 ||
+	    (err = lines_append(ls, NULL, name_at, name_len)) < 0)
+		return err;
+	/* A name assigned again never wins (the first one always matches
+	 * where it would): leave it out, so that it costs no comparisons. */
+	for (size_t i = 0; i < ls->nattrs; i++)
+		if (ls->attrs[i].key_len == a.key_len &&
+		    memcmp(ls->buf + ls->attrs[i].key_at, ls->buf + a.key_at,
+		           a.key_len) == 0)
+			return 1;
+	if ((err = pp_grow(ls->ctx, (void **)&ls->attrs, &ls->cap_attrs,
+	                   ls->nattrs + 1, sizeof(*ls->attrs))) < 0)
+		return err;
+	ls->attrs[ls->nattrs++] = a;
+	return 1;
+}
+
 static int parse_maps(struct pp_legacy *lg, const char *text, size_t len,
-                      struct map_entry **out, size_t *nout)
+                      struct lines *ls, struct map_entry **out, size_t *nout)
 {
 	struct map_entry *v = NULL, e;
 	size_t n = 0, cap = 0;
 	const char *p = text, *end = text + len;
-	int err;
+	int err, r;
 
+	/* buf is never NULL, even for an empty map. */
+	if ((err = pp_grow(lg->ctx, (void **)&ls->buf, &ls->cap, 256, 1)) < 0)
+		return err;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
+		size_t at = ls->len;
 
-		if (parse_map_line(p, le, &e) == 1) {
-			if (n > 0 && adjacent(&v[n - 1], &e)) {
-				v[n - 1].limit = e.limit;
-				if (e.file_len) {
-					v[n - 1].file = e.file;
-					v[n - 1].file_len = e.file_len;
-				}
-				if (e.build_id_len) {
-					v[n - 1].build_id = e.build_id;
-					v[n - 1].build_id_len = e.build_id_len;
-				}
-			} else {
-				if ((err = pp_grow(lg->ctx, (void **)&v, &cap,
-				                   n + 1, sizeof(*v))) < 0) {
-					pp_free(lg->ctx, v);
-					return err;
-				}
-				v[n++] = e;
-			}
-		}
+		/* Lines as Go's bufio.ScanLines cuts them. */
+		if (le > p && le[-1] == '\r')
+			le--;
+		if ((err = append_replaced(ls, skip_log_prefix(p, le), le)) < 0)
+			goto fail;
 		p = nl ? nl + 1 : end;
+		r = parse_map_line(ls->buf + at, ls->buf + ls->len, &e);
+		if (r < 0) {
+			if ((r = add_attr(ls, at)) < 0) {
+				err = r;
+				goto fail;
+			}
+			if (r == 0)
+				ls->len = at;
+			continue;
+		}
+		if (r == 0) {
+			ls->len = at;
+			continue;
+		}
+		e.file_at = e.file_len ? (size_t)(e.file - ls->buf) : 0;
+		e.build_id_at =
+		        e.build_id_len ? (size_t)(e.build_id - ls->buf) : 0;
+		if (n > 0 && adjacent(ls->buf, &v[n - 1], &e)) {
+			v[n - 1].limit = e.limit;
+			if (e.file_len) {
+				v[n - 1].file_at = e.file_at;
+				v[n - 1].file_len = e.file_len;
+			}
+			if (e.build_id_len) {
+				v[n - 1].build_id_at = e.build_id_at;
+				v[n - 1].build_id_len = e.build_id_len;
+			}
+		} else {
+			if ((err = pp_grow(lg->ctx, (void **)&v, &cap, n + 1,
+			                   sizeof(*v))) < 0)
+				goto fail;
+			v[n++] = e;
+		}
+	}
+	/* The lines are all read: buf moves no more. */
+	for (size_t i = 0; i < n; i++) {
+		v[i].file = v[i].file_len ? ls->buf + v[i].file_at : NULL;
+		v[i].build_id =
+		        v[i].build_id_len ? ls->buf + v[i].build_id_at : NULL;
 	}
 	*out = v;
 	*nout = n;
 	return 0;
+fail:
+	pp_free(lg->ctx, v);
+	return err;
 }
 
 /* ---- building the profile ------------------------------------------------ */
@@ -446,9 +655,11 @@ int pp_legacy__finish(struct pp_legacy *lg, const char *text, size_t len,
 	uint32_t *locmap = NULL, *stack = NULL, nloc = 0, fake = PP_NONE;
 	uint32_t maxdepth = 0;
 	pp_str bytes_key = 0;
+	struct lines ls = {
+	        .ctx = lg->ctx, .name = lg->name, .work = LINES_WORK};
 	int err;
 
-	if ((err = parse_maps(lg, text, len, &maps, &nmaps)) < 0)
+	if ((err = parse_maps(lg, text, len, &ls, &maps, &nmaps)) < 0)
 		goto done;
 	/* The main binary goes first (pprof swaps it with entry 0). */
 	for (size_t i = 0; i < nmaps; i++) {
@@ -589,6 +800,8 @@ int pp_legacy__finish(struct pp_legacy *lg, const char *text, size_t len,
 			goto done;
 	}
 done:
+	pp_free(ctx, ls.buf);
+	pp_free(ctx, ls.attrs);
 	pp_free(ctx, maps);
 	pp_free(ctx, tab.keys);
 	pp_free(ctx, tab.vals);

@@ -316,6 +316,33 @@ static void test_legacy__heap_bad_samples(void **state)
 	expect_error(&b, "t.prof");
 }
 
+/* ("a0=" would be the range a-0, a mapping.) Each line doubling the one before
+ * would make a 2^40-byte name: the map is refused at 64 MiB instead. */
+static void test_legacy__heap_map_substitution_bomb(void **state)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *p = NULL;
+	struct buf b;
+	char line[64];
+
+	(void)state;
+	memset(&b, 0, sizeof(b));
+	text(&b, "heap profile: 1: 2 [1: 2] @ heapprofile\n"
+	         "1: 2 [1: 2] @ 0x401011\n"
+	         "MAPPED_LIBRARIES:\n"
+	         "k00=xxxxxxxx\n");
+	for (int i = 1; i < 40; i++) {
+		snprintf(line, sizeof(line), "k%02d=$k%02d$k%02d\n", i, i - 1,
+		         i - 1);
+		text(&b, line);
+	}
+	text(&b, "00400000-00500000 r-xp 00000000 08:01 1 /bin/$k39\n");
+	assert_int_equal(pp_decode(&ctx, "t.prof", b.b, b.n, &p), PP_ELIMIT);
+	assert_null(p);
+	assert_string_equal(ctx.message, "t.prof: memory map over 64 MiB after "
+	                                 "its $name substitutions");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +353,7 @@ int main(void)
 	        cmocka_unit_test(test_legacy__heap_profile),
 	        cmocka_unit_test(test_legacy__heap_unsampling),
 	        cmocka_unit_test(test_legacy__heap_bad_samples),
+	        cmocka_unit_test(test_legacy__heap_map_substitution_bomb),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

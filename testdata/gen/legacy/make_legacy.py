@@ -89,6 +89,40 @@ ms since reset = 30000
 """ + JAVA_LOCATIONS
 
 
+# A tcmalloc heap profile whose memory map names its files through pprof's
+# attribute lines: a line that is no mapping but "name = value" makes
+# "$name" stand for value in every line after it (the value itself after
+# the substitutions of the names before it). The map also has a glog
+# prefix (dropped), a name assigned twice (the first assignment is used),
+# "$bin" assigned before "$binary" (at "$binary" the first assigned name
+# that matches wins: "$bin" then "ary"), an unassigned "$name" (kept as
+# it is), a line with '=' that is a mapping (it starts with a range:
+# "cafe=1" is the range caf-e), CRLF line ends and pprof's brief form with
+# an offset and a build id.
+SUBST_HEAP = """\
+heap profile:      6:   614400 [    40:  2457600] @ heapprofile
+     3:   393216 [    20:  1572864] @ 0x555555557a10 0x555555558b24 0x7ffff7df1d90
+     2:   204800 [    12:   819200] @ 0x7ffff7a41234 0x555555558d44 0x7ffff7df1d90
+     1:    16384 [     8:    65536] @ 0x7ffff7c10ab0 0x7ffff7a41300 0x555555558e50 0x7ffff7df1d90
+
+MAPPED_LIBRARIES:
+I1205 09:14:33.123456  4101 heap-profiler.cc:210] root = /srv/heapserver-1.4
+build=$root/build\r
+build=/elsewhere
+bin=$root/bin
+binary=/not/used
+libdir = $build/lib
+bid=4fa3c2d1e0b9a8877665544332211000
+# undefined: $nothing
+cafe=1
+555555554000-555555556000 r--p 00000000 08:01 1311 $root/bin/heapserver
+555555556000-555555560000 r-xp 00002000 08:01 1311 $root/bin/heapserver
+7ffff7a00000-7ffff7a80000 r-xp 00010000 08:01 2202 $libdir/libcache.so.3
+7ffff7c00000-7ffff7c40000 r-xp 00000000 08:01 2203 $binary/libz$nothing.so.1
+7ffff7dd0000-7ffff7f65000 $libdir/libc.so.6 (@28000) $bid
+"""
+
+
 def java_cpu():
     """The profilez binary header (0, 3, 1 for Java, period in
     microseconds, 0) in 64-bit little-endian words, records of count,
@@ -110,6 +144,7 @@ def main():
         "java.heapz": JAVA_HEAPZ.encode(),
         "java.contentionz": JAVA_CONTENTIONZ.encode(),
         "java.cpu": java_cpu(),
+        "cpp-subst.heap": SUBST_HEAP.encode(),
     }
     for name, data in files.items():
         with open(os.path.join(OUT, name), "wb") as f:
