@@ -209,6 +209,108 @@ int pp_graph_add_inline_edges(struct pp_graph *g, const uint32_t *order,
 int pp_graph_save_values(const struct pp_graph *g, int64_t **out);
 void pp_graph_restore_values(struct pp_graph *g, const int64_t *values);
 
+/* ---- views (src/graph/view.c, order.c, visual.c) ---------------------- */
+
+struct pp_regex; /* a compiled regex (util) */
+
+/*
+ * How a graph is trimmed for a report, as pprof's newTrimmedGraph: the
+ * caller resolves its defaults (zero keeps everything). Nodes with
+ * negative values are left out when the graph's drop_negative says so.
+ */
+struct pp_trim_opts {
+	int nodecount;       /* keep the first nodecount nodes; 0: all */
+	double nodefraction; /* drop nodes whose |cum| is under this share */
+	double edgefraction; /* hide edges whose |weight| is under it */
+	bool cum_sort;       /* text order by cum (else flat) */
+	/* Text views: record every edge between kept nodes (trees), not
+	 * just the inline marks; with edge_regex (peek), only the edges of
+	 * the nodes whose names match. */
+	bool all_edges;
+	const struct pp_regex *edge_regex;
+	/* Visual views: the unit numeric label tags are printed in. */
+	const char *tag_unit;
+};
+
+/* A label tag of a node in a visual view (pprof's Tag). */
+struct pp_graph_tag {
+	uint32_t node;
+	uint32_t label; /* the sample's label set, index into the tag strings */
+	/* Numeric tags ("bytes" labels, the only ones pprof draws): the
+	 * formatted value (tag strings), the value and its unit. PP_NONE
+	 * for a label tag. */
+	uint32_t name;
+	int64_t value;
+	const char *unit;
+	int64_t flat, flat_div, cum, cum_div;
+	bool dead; /* below the node cutoff */
+};
+
+struct pp_graph_tags {
+	struct pp_strtab *strings; /* "key:value\\n..." per label set */
+	uint32_t *sample_label;    /* per sample; 0 = no labels */
+	struct pp_graph_tag *tags;
+	uint32_t ntags;
+	size_t cap;
+	uint32_t *slots; /* tag index + 1; 0 = empty */
+	uint32_t nslots;
+	pp_str bytes_key; /* "bytes" in the profile, or PP_NONE */
+	const char *unit; /* numeric tags are printed in (pp_trim_opts) */
+};
+
+/*
+ * The trimmed graph a report prints: a graph (borrowed, trimmed in place),
+ * its node names, the kept nodes in report order, and for visual views
+ * the dead edges and the label tags. Zero-initialise, then
+ * pp_view_set_graph for each new graph; pp_view_release frees it all.
+ */
+struct pp_view {
+	struct pp_ctx *ctx;
+	struct pp_graph *graph;
+	size_t *names; /* offsets into name_buf, per graph node */
+	char *name_buf;
+	uint32_t *order; /* the nodes shown, in report order */
+	uint32_t norder;
+	uint32_t orig_count;        /* nodes before the nodecount cut */
+	uint32_t dropped_nodes;     /* nodes under the node cutoff */
+	uint32_t dropped_edges;     /* visual: edges under the edge cutoff */
+	bool *kept;                 /* per graph node; scratch between trims */
+	bool *edge_dead;            /* visual: per edge, left out */
+	bool *edge_marks;           /* peek: per node, its edges wanted */
+	int64_t edge_cutoff;        /* edges lighter than this are not shown */
+	struct pp_graph_tags *tags; /* visual: label tags per node */
+};
+
+/* v now views g (its node names computed, its arrays sized for g). */
+int pp_view_set_graph(struct pp_view *v, struct pp_ctx *ctx,
+                      struct pp_graph *g);
+void pp_view_release(struct pp_view *v);
+/* No node kept or ordered (after the graph's values were restored). */
+void pp_view_reset(struct pp_view *v);
+const char *pp_view_node_name(const struct pp_view *v, uint32_t n);
+
+/* v->order: the graph's nodes that have any value (with drop_negative,
+ * not those it leaves out), in report order (flat or, cum_sort, cum). */
+int pp_view_select_order(struct pp_view *v, bool drop_negative, bool cum_sort);
+/* fmt.Sprint order of two nodes' infos: pprof's last tie-breaker. */
+int pp_view_info_cmp(const struct pp_view *v, uint32_t a, uint32_t b);
+/* pprof's edge order: heavier first, then by source and target name. */
+int pp_view_edge_cmp(const struct pp_view *v, uint32_t a, uint32_t b);
+
+/* The text reports' trimmed graph (top, tree, peek, json) from v->graph
+ * holding an aggregate's values: nodes under the cutoff dropped, the
+ * first nodecount kept, then the edges asked for. */
+int pp_view_trim(struct pp_view *v, const struct pp_trim_opts *o);
+
+/*
+ * The graph as pprof draws it (dot, svg): nodes sorted by entropy score,
+ * nodecount counting tag nodelets, edges under edgefraction dropped and
+ * redundant residual edges removed. v->graph holds an aggregate's values
+ * without edges, or a call tree (pp_graph_opts.call_tree), which is
+ * trimmed as pprof's TrimTree.
+ */
+int pp_view_visual(struct pp_view *v, const struct pp_trim_opts *o);
+
 static inline int64_t pp_node_flat(const struct pp_node *n)
 {
 	return n->flat_div ? n->flat / n->flat_div : n->flat;

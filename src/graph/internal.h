@@ -17,4 +17,8 @@ int pp_graph__inline_edges(struct pp_graph *g, const bool *kept);
  * profile (pprof/graph.h, pp_graph_opts.call_tree). */
 int pp_graph__call_tree(struct pp_graph *g);
 
+/* Free a view's visual parts (tags, dead edges), kept until the next
+ * visual view or pp_view_release. */
+void pp_view__release_visual(struct pp_view *v);
+
 #endif

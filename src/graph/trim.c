@@ -1,11 +1,12 @@
 /* Trimming an aggregate graph as pprof does (newTrimmedGraph): cutoffs,
- * the nodes over a cutoff, dropping the others' values, and the edges the
- * kept nodes need. Reports choose and order the nodes; this is the work
- * on the graph itself. */
+ * the nodes over a cutoff, dropping the others' values, the edges the
+ * kept nodes need, and the text reports' view made of these steps (the
+ * visual one is visual.c's). */
 #include <string.h>
 
 #include "graph/internal.h"
 #include "util/goint.h"
+#include "util/regex.h"
 
 static bool dropped_negative(const struct pp_node *node)
 {
@@ -94,4 +95,83 @@ int pp_graph_add_inline_edges(struct pp_graph *g, const uint32_t *order,
 	for (uint32_t i = 0; i < norder; i++)
 		kept[order[i]] = true;
 	return pp_graph__inline_edges(g, kept);
+}
+
+/* ---- the text reports' view ---------------------------------------------- */
+
+/* v->edge_marks: the shown nodes whose names match re. */
+static int mark_matching(struct pp_view *v, const struct pp_regex *re)
+{
+	const struct pp_graph *g = v->graph;
+
+	pp_free(v->ctx, v->edge_marks);
+	v->edge_marks = pp_calloc(v->ctx, (size_t)g->nnodes + 1, sizeof(bool));
+	if (!v->edge_marks)
+		return pp_error(v->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < v->norder; i++) {
+		uint32_t n = v->order[i];
+
+		v->edge_marks[n] = pp_regex_matchz(re, pp_view_node_name(v, n));
+	}
+	v->graph->edge_marks = v->edge_marks;
+	return 0;
+}
+
+int pp_view_trim(struct pp_view *v, const struct pp_trim_opts *o)
+{
+	struct pp_graph *g = v->graph;
+	int64_t node_cutoff, edge_cutoff;
+	int err;
+
+	pp_graph_cutoffs(g, o->nodefraction, o->edgefraction,
+	                 g->opts.drop_negative, &node_cutoff, &edge_cutoff);
+	v->dropped_nodes = 0;
+	if ((err = pp_view_select_order(v, g->opts.drop_negative,
+	                                o->cum_sort)) < 0)
+		return err;
+	if (node_cutoff > 0) {
+		uint32_t nkept = pp_graph_keep_over(g, v->order, v->norder,
+		                                    node_cutoff, v->kept);
+
+		if (nkept != v->norder) {
+			v->dropped_nodes = v->norder - nkept;
+			pp_graph_drop_unkept(g, v->kept);
+			if ((err = pp_view_select_order(v,
+			                                g->opts.drop_negative,
+			                                o->cum_sort)) < 0)
+				return err;
+		}
+	}
+	v->orig_count = v->norder;
+	if (o->nodecount > 0 && (uint32_t)o->nodecount < v->norder) {
+		memset(v->kept, 0, g->nnodes * sizeof(*v->kept));
+		for (int i = 0; i < o->nodecount; i++)
+			v->kept[v->order[i]] = true;
+		pp_graph_drop_unkept(g, v->kept);
+		if ((err = pp_view_select_order(v, g->opts.drop_negative,
+		                                o->cum_sort)) < 0)
+			return err;
+	}
+	if (o->all_edges) {
+		/* Trees print every caller and callee of a kept node; paths
+		 * through dropped nodes become residual edges. */
+		enum pp_edge_mode mode = PP_EDGES_ALL;
+
+		memset(v->kept, 0, g->nnodes * sizeof(*v->kept));
+		for (uint32_t i = 0; i < v->norder; i++)
+			v->kept[v->order[i]] = true;
+		if (o->edge_regex) {
+			if ((err = mark_matching(v, o->edge_regex)) < 0)
+				return err;
+			mode = PP_EDGES_MARKED;
+		}
+		if ((err = pp_graph_accumulate(g, v->kept, mode)) < 0)
+			return err;
+	} else if ((err = pp_graph_add_inline_edges(g, v->order, v->norder,
+	                                            v->kept)) < 0) {
+		return err;
+	}
+	v->edge_cutoff = edge_cutoff;
+	pp_graph_mark_edges(g, edge_cutoff);
+	return 0;
 }

@@ -107,29 +107,29 @@ static int disambiguate(struct cg *c)
 	struct namesake *v;
 	uint32_t *rep;
 
-	v = pp_malloc(r->ctx, ((size_t)r->norder + 1) * sizeof(*v));
-	rep = pp_malloc(r->ctx, ((size_t)r->norder + 1) * sizeof(*rep));
+	v = pp_malloc(r->ctx, ((size_t)r->view.norder + 1) * sizeof(*v));
+	rep = pp_malloc(r->ctx, ((size_t)r->view.norder + 1) * sizeof(*rep));
 	if (!v || !rep) {
 		pp_free(r->ctx, v);
 		pp_free(r->ctx, rep);
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 	}
-	for (uint32_t i = 0; i < r->norder; i++) {
-		const struct pp_node *n = &g->nodes[r->order[i]];
+	for (uint32_t i = 0; i < r->view.norder; i++) {
+		const struct pp_node *n = &g->nodes[r->view.order[i]];
 
 		v[i].name = n->info.name;
 		v[i].objfile = n->info.objfile;
-		v[i].file = c->file[r->order[i]];
+		v[i].file = c->file[r->view.order[i]];
 		v[i].start_line = n->info.start_line;
-		v[i].parent =
-		        g->tree_parent ? g->tree_parent[r->order[i]] : PP_NONE;
+		v[i].parent = g->tree_parent ? g->tree_parent[r->view.order[i]]
+		                             : PP_NONE;
 		v[i].pos = i;
 	}
-	qsort(v, r->norder, sizeof(*v), cmp_namesake);
-	for (uint32_t i = 0, j; i < r->norder; i = j) {
+	qsort(v, r->view.norder, sizeof(*v), cmp_namesake);
+	for (uint32_t i = 0, j; i < r->view.norder; i = j) {
 		uint32_t nfn = 0;
 
-		for (j = i; j < r->norder && v[j].name == v[i].name &&
+		for (j = i; j < r->view.norder && v[j].name == v[i].name &&
 		            strcmp(v[j].file, v[i].file) == 0;
 		     j++) {
 			uint32_t k, fn = 0;
@@ -144,10 +144,10 @@ static int disambiguate(struct cg *c)
 			if (k == nfn)
 				rep[nfn++] = j;
 			fn = k + 1;
-			c->fn_index[r->order[v[j].pos]] = fn;
+			c->fn_index[r->view.order[v[j].pos]] = fn;
 		}
 		for (uint32_t k = i; k < j; k++)
-			c->fn_count[r->order[v[k].pos]] = nfn;
+			c->fn_count[r->view.order[v[k].pos]] = nfn;
 	}
 	pp_free(r->ctx, v);
 	pp_free(r->ctx, rep);
@@ -188,8 +188,8 @@ static int index_edges(struct cg *c)
 		for (uint32_t i = 1; i < len; i++) {
 			uint32_t x = v[i], j;
 
-			for (j = i;
-			     j > 0 && pp_report__edge_cmp(r, v[j - 1], x) > 0;
+			for (j = i; j > 0 &&
+			            pp_view_edge_cmp(&r->view, v[j - 1], x) > 0;
 			     j--)
 				v[j] = v[j - 1];
 			v[j] = x;
@@ -275,13 +275,12 @@ int pp_report_callgrind(struct pp_report *r, FILE *out)
 	 * edges and is never re-accumulated. */
 	go.call_tree = r->opts.call_tree;
 	if ((err = pp_report__graph(r, &go)) < 0 ||
-	    (err = pp_report__size_order(r)) < 0 ||
 	    (err = pp_report__select_order(r)) < 0)
 		return err;
 	for (uint32_t n = 0; n < r->graph->nnodes; n++)
-		r->kept[n] = true;
+		r->view.kept[n] = true;
 	if (!go.call_tree &&
-	    (err = pp_graph_accumulate_kept(r->graph, r->kept)) < 0)
+	    (err = pp_graph_accumulate_kept(r->graph, r->view.kept)) < 0)
 		return err;
 	pp_report__choose_output_unit(r, true);
 
@@ -310,10 +309,10 @@ int pp_report_callgrind(struct pp_report *r, FILE *out)
 
 	fprintf(out, "positions: instr line\nevents: %s%s(%s)\n",
 	        r->opts.mean ? "mean_" : "", r->sample_type, r->output_unit);
-	for (uint32_t i = 0; i < r->norder && err >= 0; i++)
-		err = print_node(&c, r->order[i],
-		                 i ? &r->graph->nodes[r->order[i - 1]] : NULL,
-		                 out);
+	for (uint32_t i = 0; i < r->view.norder && err >= 0; i++)
+		err = print_node(
+		        &c, r->view.order[i],
+		        i ? &r->graph->nodes[r->view.order[i - 1]] : NULL, out);
 	if (err >= 0 && ferror(out))
 		err = pp_error(r->ctx, PP_EIO, "write error");
 done:

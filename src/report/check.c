@@ -47,9 +47,10 @@ static uint32_t find_node(const struct shares *s, const char *name)
 {
 	const struct pp_report *r = s->r;
 
-	for (uint32_t i = 0; i < r->norder; i++)
-		if (strcmp(pp_report__node_name(r, r->order[i]), name) == 0)
-			return r->order[i];
+	for (uint32_t i = 0; i < r->view.norder; i++)
+		if (strcmp(pp_report__node_name(r, r->view.order[i]), name) ==
+		    0)
+			return r->view.order[i];
 	return PP_NONE;
 }
 
@@ -77,9 +78,11 @@ int pp_report_check(struct pp_ctx *ctx, const struct pp_profile *before,
 		             ctx, rule->growth ? "-max_growth" : "-max_share",
 		             rule->regex, &re)) < 0)
 			goto done;
-		for (uint32_t i = 0; i < r->norder; i++) {
-			const struct pp_node *n = &r->graph->nodes[r->order[i]];
-			const char *name = pp_report__node_name(r, r->order[i]);
+		for (uint32_t i = 0; i < r->view.norder; i++) {
+			const struct pp_node *n =
+			        &r->graph->nodes[r->view.order[i]];
+			const char *name =
+			        pp_report__node_name(r, r->view.order[i]);
 			double cum = share(pp_node_cum(n), now.total);
 			double flat = share(pp_node_flat(n), now.total);
 			double ocum = 0, oflat = 0, measured;

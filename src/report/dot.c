@@ -243,8 +243,8 @@ static int put_legend(struct pp_report *r, FILE *out)
 	if (!mem)
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 	pp_report__print_profile_labels(r, mem);
-	for (uint32_t i = 0; i < r->norder; i++)
-		flat_sum += pp_node_flat(&g->nodes[r->order[i]]);
+	for (uint32_t i = 0; i < r->view.norder; i++)
+		flat_sum += pp_node_flat(&g->nodes[r->view.order[i]]);
 	pp_report__format(r, flat_sum, a, sizeof(a));
 	pp_report__format(r, r->total, b, sizeof(b));
 	pp_report__print_active_filters(r, mem);
@@ -252,29 +252,29 @@ static int put_legend(struct pp_report *r, FILE *out)
 	put_pct(mem, flat_sum, r->total);
 	fprintf(mem, " of %s total\n", b);
 	if (r->total != 0) {
-		if (r->dropped_nodes > 0) {
+		if (r->view.dropped_nodes > 0) {
 			pp_report__format(
 			        r,
 			        pp_go_abs64(pp_go_int64((double)r->total *
 			                                r->opts.nodefraction)),
 			        a, sizeof(a));
 			fprintf(mem, "Dropped %u node%s (cum <= %s)\n",
-			        r->dropped_nodes,
-			        r->dropped_nodes > 1 ? "s" : "", a);
+			        r->view.dropped_nodes,
+			        r->view.dropped_nodes > 1 ? "s" : "", a);
 		}
-		if (r->dropped_edges > 0) {
+		if (r->view.dropped_edges > 0) {
 			pp_report__format(
 			        r,
 			        pp_go_abs64(pp_go_int64((double)r->total *
 			                                r->opts.edgefraction)),
 			        a, sizeof(a));
 			fprintf(mem, "Dropped %u edge%s (freq <= %s)\n",
-			        r->dropped_edges,
-			        r->dropped_edges > 1 ? "s" : "", a);
+			        r->view.dropped_edges,
+			        r->view.dropped_edges > 1 ? "s" : "", a);
 		}
-		if (r->norder > 0 && r->norder < r->orig_count)
+		if (r->view.norder > 0 && r->view.norder < r->view.orig_count)
 			fprintf(mem, "Showing top %u nodes out of %u\n",
-			        r->norder, r->orig_count);
+			        r->view.norder, r->view.orig_count);
 	}
 	fputs("\nSee https://git.io/JfYMW for how to read the graph\n", mem);
 	if (fclose(mem) != 0 || !text) {
@@ -347,21 +347,21 @@ static void put_node(struct pp_report *r, struct shortener *sh, uint32_t n,
 	        fill);
 }
 
-static int64_t tag_flat(const struct pp_visual_tag *t)
+static int64_t tag_flat(const struct pp_graph_tag *t)
 {
 	return t->flat_div ? t->flat / t->flat_div : t->flat;
 }
 
-static int64_t tag_cum(const struct pp_visual_tag *t)
+static int64_t tag_cum(const struct pp_graph_tag *t)
 {
 	return t->cum_div ? t->cum / t->cum_div : t->cum;
 }
 
 /* pprof's tag order: cum (unless flat), then flat, heavier first, then
  * by name. */
-static bool tag_before(const struct pp_visual_tags *vt,
-                       const struct pp_visual_tag *x,
-                       const struct pp_visual_tag *y, bool flat_tags)
+static bool tag_before(const struct pp_graph_tags *vt,
+                       const struct pp_graph_tag *x,
+                       const struct pp_graph_tag *y, bool flat_tags)
 {
 	if (!flat_tags && x->cum != y->cum)
 		return pp_go_abs64(x->cum) > pp_go_abs64(y->cum);
@@ -379,11 +379,11 @@ static bool tag_before(const struct pp_visual_tags *vt,
 static uint32_t node_tags(const struct pp_report *r, uint32_t n, uint32_t label,
                           bool flat_tags, uint32_t *v)
 {
-	const struct pp_visual_tags *vt = r->tags;
+	const struct pp_graph_tags *vt = r->view.tags;
 	uint32_t count = 0;
 
 	for (uint32_t t = 0; t < vt->ntags; t++) {
-		const struct pp_visual_tag *x = &vt->tags[t];
+		const struct pp_graph_tag *x = &vt->tags[t];
 		uint32_t pos;
 
 		if (x->node != n || x->dead ||
@@ -417,7 +417,7 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
                         bool flat_tags, const char *source, uint32_t *v,
                         FILE *out)
 {
-	const struct pp_visual_tags *vt = r->tags;
+	const struct pp_graph_tags *vt = r->view.tags;
 	struct group gr[MAX_NODELETS];
 	uint32_t count = node_tags(r, n, label, flat_tags, v), ng;
 	bool any = false;
@@ -427,11 +427,11 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 	ng = count < MAX_NODELETS ? count : MAX_NODELETS;
 	memset(gr, 0, sizeof(gr));
 	for (uint32_t i = 0; i < count; i++) {
-		const struct pp_visual_tag *t = &vt->tags[v[i]];
+		const struct pp_graph_tag *t = &vt->tags[v[i]];
 		uint32_t g = 0;
 
 		if (i >= ng) {
-			const struct pp_visual_tag *seed = &vt->tags[v[0]];
+			const struct pp_graph_tag *seed = &vt->tags[v[0]];
 			int64_t d = pp_go_abs64(seed->value - t->value);
 
 			for (uint32_t k = 1; k < ng; k++) {
@@ -460,8 +460,8 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 		gr[g].cum_div += t->cum_div;
 	}
 	for (uint32_t g = 0; g < ng; g++) {
-		const struct pp_visual_tag *lo = &vt->tags[gr[g].min];
-		const struct pp_visual_tag *hi = &vt->tags[gr[g].max];
+		const struct pp_graph_tag *lo = &vt->tags[gr[g].min];
+		const struct pp_graph_tag *hi = &vt->tags[gr[g].max];
 		char a[40], b[40];
 
 		pp_scaled_label(lo->value, lo->unit, "auto", a, sizeof(a));
@@ -540,7 +540,7 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 static int put_nodelets(struct pp_report *r, uint32_t n, uint32_t id,
                         bool flat_tags, FILE *out, bool *any)
 {
-	const struct pp_visual_tags *vt = r->tags;
+	const struct pp_graph_tags *vt = r->view.tags;
 	uint32_t *v, nlabel;
 	char source[32];
 
@@ -556,7 +556,7 @@ static int put_nodelets(struct pp_report *r, uint32_t n, uint32_t id,
 
 		memcpy(best, v, nlabel * sizeof(*best));
 		for (uint32_t i = 0; i < nlabel; i++) {
-			const struct pp_visual_tag *t = &vt->tags[best[i]];
+			const struct pp_graph_tag *t = &vt->tags[best[i]];
 			int64_t w = flat_tags ? tag_flat(t) : tag_cum(t);
 			char ws[64];
 
@@ -653,7 +653,7 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 	fputs("node [style=filled fillcolor=\"#f8f8f8\"]\n", out);
 	if ((err = put_legend(r, out)) < 0)
 		goto done;
-	if (r->norder == 0)
+	if (r->view.norder == 0)
 		goto close;
 	id = pp_calloc(r->ctx, g->nnodes, sizeof(*id));
 	nodelets = pp_calloc(r->ctx, g->nnodes, sizeof(*nodelets));
@@ -663,24 +663,25 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	max_flat = (double)pp_go_abs64(pp_node_flat(&g->nodes[r->order[0]]));
-	for (uint32_t i = 0; i < r->norder; i++) {
+	max_flat =
+	        (double)pp_go_abs64(pp_node_flat(&g->nodes[r->view.order[0]]));
+	for (uint32_t i = 0; i < r->view.norder; i++) {
 		double f = (double)pp_go_abs64(
-		        pp_node_flat(&g->nodes[r->order[i]]));
+		        pp_node_flat(&g->nodes[r->view.order[i]]));
 
-		id[r->order[i]] = i + 1;
+		id[r->view.order[i]] = i + 1;
 		if (f > max_flat)
 			max_flat = f;
 	}
 	for (uint32_t e = 0; e < g->nedges; e++) {
-		if (r->edge_dead[e] || !id[g->edges[e].src] ||
+		if (r->view.edge_dead[e] || !id[g->edges[e].src] ||
 		    !id[g->edges[e].dst])
 			continue;
 		out_edge[g->edges[e].src] = true;
 		edges[nedges++] = e;
 	}
-	for (uint32_t i = 0; i < r->norder; i++) {
-		uint32_t n = r->order[i];
+	for (uint32_t i = 0; i < r->view.norder; i++) {
+		uint32_t n = r->view.order[i];
 
 		put_node(r, &sh, n, i + 1, max_flat, out);
 		if ((err = put_nodelets(r, n, i + 1, out_edge[n], out,
@@ -692,7 +693,8 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 		uint32_t x = edges[i], j;
 
 		for (j = i;
-		     j > 0 && pp_report__edge_cmp(r, edges[j - 1], x) > 0; j--)
+		     j > 0 && pp_view_edge_cmp(&r->view, edges[j - 1], x) > 0;
+		     j--)
 			edges[j] = edges[j - 1];
 		edges[j] = x;
 	}

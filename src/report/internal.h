@@ -19,26 +19,21 @@ struct pp_report {
 	double ratio;            /* 1 / divide_by */
 	int64_t total;
 
-	/* The trimmed graph and its nodes in report order. */
+	/* The aggregate: the graph at the report's granularity. */
 	struct pp_graph *graph;
 	/* graph's values as first accumulated (the aggregate), for options
 	 * graph_opts: trimming again restores them (pp_graph_restore_values)
 	 * instead of passing over the samples. NULL: none kept. */
 	int64_t *graph_values;
 	struct pp_graph_opts graph_opts;
-	uint32_t *order;
-	uint32_t norder;
-	uint32_t orig_count;
-	uint32_t dropped_nodes;
-	bool *kept;
+	/* The view: graph trimmed for the last report (pprof/graph.h). */
+	struct pp_view view;
 	/* Set by a report before pp_report__trimmed_graph: record every
 	 * edge between kept nodes (trees), not just the inline marks. */
 	bool all_edges;
 	/* With all_edges (peek): record only the edges of the nodes whose
 	 * names match, which are all peek prints. NULL: every edge. */
 	const struct pp_regex *edge_regex;
-	bool *edge_marks;
-	int64_t edge_cutoff; /* edges lighter than this are not shown */
 	/* Units of numeric label keys; see pp_report__num_units. */
 	struct {
 		pp_str key, unit;
@@ -46,19 +41,12 @@ struct pp_report {
 	uint32_t nnum_units;
 	size_t cap_num_units;
 	bool num_units_done;
-	size_t *names; /* offsets into name_buf, per graph node */
-	char *name_buf;
-
-	/* Visual mode (dot, svg): removed edges, label tags per node. */
-	bool *edge_dead;
-	uint32_t dropped_edges;
-	struct pp_visual_tags *tags;
 
 	/* The calling-context tree, built on first use (flame, folded,
 	 * speedscope) and kept while the options stay the same. */
 	struct pp_tree *tree;
 
-	/* What r->graph, order, kept and the cutoffs were last built for:
+	/* What r->graph and the view were last built for:
 	 * a report repeated with the same key reuses them instead of passing
 	 * over the samples again (the shell's repeated `top`). Cleared by
 	 * pp_report__graph, which every other graph-building path calls. */
@@ -81,81 +69,37 @@ struct pp_report {
 int64_t pp_report__total(const struct pp_report *r);
 void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
                        size_t size);
+/* The text reports' view (pp_view_trim with the report's options), or
+ * the visual one; reused while the options it was made for stand. */
 int pp_report__trimmed_graph(struct pp_report *r, bool visual);
-/* The cache key of the graph a report asks for now; true if r->graph was
- * built for it (and is still intact). */
-struct pp_report__cache_key pp_report__cache_key(const struct pp_report *r,
-                                                 bool visual);
-bool pp_report__cache_hit(const struct pp_report *r,
-                          const struct pp_report__cache_key *k);
-/* pprof's cutoffs (newTrimmedGraph): nodefraction and edgefraction of the
- * total flat value of r->graph's nodes, those -drop_negative leaves out not
- * counted. */
-void pp_report__cutoffs(const struct pp_report *r, double nodefraction,
-                        double edgefraction, int64_t *node_cutoff,
-                        int64_t *edge_cutoff);
-/* Mark in r->kept the nodes of r->order whose |cum| reaches node_cutoff
- * (the others false); returns how many. */
-uint32_t pp_report__keep_over(struct pp_report *r, int64_t node_cutoff);
-/* Record key (and the peek pattern, copied) as what the graph is for. */
-int pp_report__cache_store(struct pp_report *r,
-                           const struct pp_report__cache_key *key);
-int pp_report__compute_names(struct pp_report *r);
 void pp_report__select_output_unit(struct pp_report *r);
 /* The same; integral (callgrind, which prints whole numbers only): the
  * smallest value's unit, never a larger one that would show it as 0.01. */
 void pp_report__choose_output_unit(struct pp_report *r, bool integral);
-/* r->order: the graph's nodes that have any value (those -drop_negative
- * leaves out not counted), in report order (flat or, -cum, cum). */
+/* The view's nodes in report order (pp_view_select_order with the
+ * report's options). */
 int pp_report__select_order(struct pp_report *r);
-/* fmt.Sprint order of two nodes' infos: pprof's last tie-breaker. */
-int pp_report__info_cmp(const struct pp_report *r, uint32_t a, uint32_t b);
 
-/*
- * The graph as pprof draws it (visual.c): nodes sorted by entropy score,
- * nodecount counting tag nodelets, edges under edgefraction dropped and
- * redundant residual edges removed; r->order holds the nodes, edge_dead[e]
- * the edges left out, tags the label tags of each node.
- */
-int pp_report__visual_graph(struct pp_report *r);
-void pp_report__visual_release(struct pp_report *r);
-/* pprof's edge order: heavier first, then by source and target name. */
-int pp_report__edge_cmp(const struct pp_report *r, uint32_t a, uint32_t b);
-
-struct pp_visual_tag {
-	uint32_t node;
-	uint32_t label; /* the sample's label set, index into the tag strings */
-	/* Numeric tags ("bytes" labels, the only ones pprof draws): the
-	 * formatted value (tag strings), the value and its unit. PP_NONE
-	 * for a label tag. */
-	uint32_t name;
-	int64_t value;
-	const char *unit;
-	int64_t flat, flat_div, cum, cum_div;
-	bool dead; /* below the node cutoff */
-};
-
-struct pp_visual_tags {
-	struct pp_strtab *strings; /* "key:value\\n..." per label set */
-	uint32_t *sample_label;    /* per sample; 0 = no labels */
-	struct pp_visual_tag *tags;
-	uint32_t ntags;
-	size_t cap;
-	uint32_t *slots; /* tag index + 1; 0 = empty */
-	uint32_t nslots;
-	pp_str bytes_key; /* "bytes" in the profile, or PP_NONE */
-};
+/* The graph as pprof draws it (pp_view_visual with the report's
+ * options): r->view holds the nodes, dead edges and tags. */
+static inline int pp_report__visual_graph(struct pp_report *r)
+{
+	return pp_report__trimmed_graph(r, true);
+}
 /* The report's calling-context tree (owned by r). */
 int pp_report__tree(struct pp_report *r, const struct pp_tree **out);
-/* Build r->graph with go (untrimmed) and the node names; sets the output
- * unit to the one asked for (reports that trim choose it later). */
 /* The graph options r's report options call for, with the given edges. */
 void pp_report__graph_opts(const struct pp_report *r, enum pp_edge_mode edges,
                            struct pp_graph_opts *go);
-/* Size r->order and r->kept for the nodes of r->graph. */
-int pp_report__size_order(struct pp_report *r);
+/* Build r->graph with go (untrimmed; the view set on it: node names, no
+ * node kept); sets the output unit to the one asked for (reports that
+ * trim choose it later). */
 int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go);
-const char *pp_report__node_name(const struct pp_report *r, uint32_t n);
+static inline const char *pp_report__node_name(const struct pp_report *r,
+                                               uint32_t n)
+{
+	return pp_view_node_name(&r->view, n);
+}
 /* s escaped for XML text and attribute values (escape.c says how). */
 void pp_report__put_xml(FILE *out, const char *s);
 /* The n bytes at s escaped for a quoted DOT string that graphviz turns

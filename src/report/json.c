@@ -160,8 +160,8 @@ int pp_report_top_json(struct pp_report *r, FILE *out)
 	if ((err = pp_report__put_json_common(r, out)) < 0)
 		return err;
 	fputs(",\"rows\":[", out);
-	for (uint32_t i = 0; i < r->norder; i++) {
-		const struct pp_node *n = &g->nodes[r->order[i]];
+	for (uint32_t i = 0; i < r->view.norder; i++) {
+		const struct pp_node *n = &g->nodes[r->view.order[i]];
 		int64_t flat = pp_node_flat(n), cum = pp_node_cum(n);
 		const char *inl = "";
 
@@ -180,8 +180,8 @@ int pp_report_top_json(struct pp_report *r, FILE *out)
 		fputs(",\"cum_pct\":", out);
 		put_pct(out, cum, r->total);
 		fputs(",\"name\":", out);
-		pp_report_put_json_string(out,
-		                          pp_report__node_name(r, r->order[i]));
+		pp_report_put_json_string(
+		        out, pp_report__node_name(r, r->view.order[i]));
 		fputs(",\"inline\":", out);
 		pp_report_put_json_string(out, inl);
 		fputc('}', out);

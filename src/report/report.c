@@ -1,5 +1,6 @@
 /* Report setup shared by every report: sample type, totals, the header
- * lines, and the trimmed graph that text and graph reports start from. */
+ * lines, the aggregate graph and the view of it that text and graph
+ * reports print (trimmed by src/graph/, reused while the options stand). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,14 +70,9 @@ void pp_report_free(struct pp_report *r)
 	pp_free(r->ctx, r->graph_values);
 	pp_tree_free(r->tree);
 	pp_free(r->ctx, r->sample_unit);
-	pp_free(r->ctx, r->order);
-	pp_free(r->ctx, r->names);
-	pp_free(r->ctx, r->name_buf);
-	pp_free(r->ctx, r->kept);
-	pp_free(r->ctx, r->edge_marks);
+	pp_view_release(&r->view);
 	pp_free(r->ctx, r->cached.edge_pattern);
 	pp_free(r->ctx, r->num_units);
-	pp_report__visual_release(r);
 	pp_free(r->ctx, r);
 }
 
@@ -157,149 +153,12 @@ int pp_report__tree(struct pp_report *r, const struct pp_tree **out)
 	return 0;
 }
 
-/* ---- the trimmed graph --------------------------------------------------- */
+/* ---- the aggregate and its view ------------------------------------------ */
 
-static const char *node_name(const struct pp_report *r, uint32_t n)
-{
-	return r->name_buf + r->names[n];
-}
-
-/* Zeroed bytes kept after a regex subject (see compute_names). */
-#define REGEX_PAD 64
-
-int pp_report__compute_names(struct pp_report *r)
-{
-	struct pp_graph *g = r->graph;
-	size_t used = 0, cap = 0;
-	int err;
-
-	pp_free(r->ctx, r->names);
-	r->names = pp_malloc(r->ctx,
-	                     (g->nnodes ? g->nnodes : 1) * sizeof(*r->names));
-	if (!r->names)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	for (uint32_t n = 0; n < g->nnodes; n++) {
-		size_t len = pp_node_name(g, &g->nodes[n], NULL, 0);
-
-		if ((err = pp_grow(r->ctx, (void **)&r->name_buf, &cap,
-		                   used + len + 1, 1)) < 0)
-			return err;
-		pp_node_name(g, &g->nodes[n], r->name_buf + used, len + 1);
-		r->names[n] = used;
-		used += len + 1;
-	}
-	/* Names are regex subjects (peek, list, check), and PCRE2's JIT
-	 * reads whole vectors past a subject's end: defined bytes there. */
-	if ((err = pp_grow(r->ctx, (void **)&r->name_buf, &cap,
-	                   used + REGEX_PAD, 1)) < 0)
-		return err;
-	memset(r->name_buf + used, 0, cap - used);
-	return 0;
-}
-
-/* fmt.Sprint of pprof's NodeInfo, its last-resort tie-breaker. */
-static void info_string(const struct pp_report *r, const struct pp_node *n,
-                        char *buf, size_t size)
-{
-	const struct pp_profile *p = r->prof;
-
-	snprintf(buf, size, "{%s  %llu %s %lld %lld %s}",
-	         pp_profile_str(p, n->info.name),
-	         (unsigned long long)n->info.address,
-	         pp_profile_str(p, n->info.file), (long long)n->info.start_line,
-	         (long long)n->info.lineno, pp_profile_str(p, n->info.objfile));
-}
-
-int pp_report__info_cmp(const struct pp_report *r, uint32_t a, uint32_t b)
-{
-	char sa[1024], sb[1024];
-
-	info_string(r, &r->graph->nodes[a], sa, sizeof(sa));
-	info_string(r, &r->graph->nodes[b], sb, sizeof(sb));
-	return strcmp(sa, sb);
-}
-
-struct sort_ctx {
-	const struct pp_report *r;
-	bool cum;
-};
-
-static int compare_nodes(const struct pp_report *r, uint32_t a, uint32_t b,
-                         bool cum)
-{
-	const struct pp_node *na = &r->graph->nodes[a],
-	                     *nb = &r->graph->nodes[b];
-	int c;
-	char sa[1024], sb[1024];
-
-	if ((c = pp_go_abs_cmp_desc(cum ? na->cum : na->flat,
-	                            cum ? nb->cum : nb->flat)) != 0 ||
-	    (c = strcmp(node_name(r, a), node_name(r, b))) != 0 ||
-	    (c = pp_go_abs_cmp_desc(cum ? na->flat : na->cum,
-	                            cum ? nb->flat : nb->cum)) != 0)
-		return c;
-	info_string(r, na, sa, sizeof(sa));
-	info_string(r, nb, sb, sizeof(sb));
-	return strcmp(sa, sb);
-}
-
-/* qsort has no context argument in C11; a small merge sort keeps the
- * report free of globals. */
-static void sort_nodes(const struct pp_report *r, uint32_t *v, uint32_t *tmp,
-                       size_t n, bool cum)
-{
-	size_t half, i, j, k;
-
-	if (n < 2)
-		return;
-	if (n <= 8) {
-		for (i = 1; i < n; i++) {
-			uint32_t x = v[i];
-
-			for (j = i;
-			     j > 0 && compare_nodes(r, v[j - 1], x, cum) > 0;
-			     j--)
-				v[j] = v[j - 1];
-			v[j] = x;
-		}
-		return;
-	}
-	half = n / 2;
-	sort_nodes(r, v, tmp, half, cum);
-	sort_nodes(r, v + half, tmp, n - half, cum);
-	for (i = 0, j = half, k = 0; i < half && j < n;)
-		tmp[k++] =
-		        compare_nodes(r, v[j], v[i], cum) < 0 ? v[j++] : v[i++];
-	while (i < half)
-		tmp[k++] = v[i++];
-	while (j < n)
-		tmp[k++] = v[j++];
-	memcpy(v, tmp, n * sizeof(*v));
-}
-
-/* The nodes that have any value, in report order. */
 int pp_report__select_order(struct pp_report *r)
 {
-	struct pp_graph *g = r->graph;
-	uint32_t *tmp;
-
-	r->norder = 0;
-	for (uint32_t n = 0; n < g->nnodes; n++) {
-		const struct pp_node *node = &g->nodes[n];
-
-		if (node->cum == 0 && node->flat == 0)
-			continue;
-		if (r->opts.drop_negative &&
-		    (node->flat < 0 || (node->flat == 0 && node->cum < 0)))
-			continue;
-		r->order[r->norder++] = n;
-	}
-	tmp = pp_malloc(r->ctx, (r->norder ? r->norder : 1) * sizeof(*tmp));
-	if (!tmp)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	sort_nodes(r, r->order, tmp, r->norder, r->opts.cum_sort);
-	pp_free(r->ctx, tmp);
-	return 0;
+	return pp_view_select_order(&r->view, r->opts.drop_negative,
+	                            r->opts.cum_sort);
 }
 
 void pp_report__select_output_unit(struct pp_report *r)
@@ -314,10 +173,10 @@ void pp_report__choose_output_unit(struct pp_report *r, bool integral)
 	const char *min_unit, *max_unit, *unit;
 
 	r->output_unit = r->opts.unit;
-	if (strcmp(r->opts.unit, "minimum") != 0 || r->norder == 0)
+	if (strcmp(r->opts.unit, "minimum") != 0 || r->view.norder == 0)
 		return;
-	for (uint32_t i = 0; i < r->norder; i++) {
-		const struct pp_node *n = &g->nodes[r->order[i]];
+	for (uint32_t i = 0; i < r->view.norder; i++) {
+		const struct pp_node *n = &g->nodes[r->view.order[i]];
 		int64_t m = pp_go_abs64(pp_node_flat(n));
 
 		if (m == 0)
@@ -353,19 +212,6 @@ void pp_report__graph_opts(const struct pp_report *r, enum pp_edge_mode edges,
 	go->edges = edges;
 }
 
-int pp_report__size_order(struct pp_report *r)
-{
-	uint32_t n = r->graph->nnodes ? r->graph->nnodes : 1;
-
-	pp_free(r->ctx, r->order);
-	pp_free(r->ctx, r->kept);
-	r->order = pp_malloc(r->ctx, n * sizeof(*r->order));
-	r->kept = pp_calloc(r->ctx, n, sizeof(*r->kept));
-	if (!r->order || !r->kept)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	return 0;
-}
-
 /* Would a graph built with a hold the values of one built with b? Which
  * edges each records does not matter: restoring forgets them. */
 static bool same_aggregate(const struct pp_graph_opts *a,
@@ -389,6 +235,7 @@ int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 		/* The same aggregate: its node table and names stand. */
 		pp_graph_restore_values(r->graph, r->graph_values);
 		r->graph->opts.edges = go->edges;
+		pp_view_reset(&r->view);
 		return 0;
 	}
 	pp_graph_free(r->graph);
@@ -406,11 +253,12 @@ int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 		    0)
 			return err;
 	}
-	return pp_report__compute_names(r);
+	return pp_view_set_graph(&r->view, r->ctx, r->graph);
 }
 
-struct pp_report__cache_key pp_report__cache_key(const struct pp_report *r,
-                                                 bool visual)
+/* The cache key of the view a report asks for now. */
+static struct pp_report__cache_key cache_key(const struct pp_report *r,
+                                             bool visual)
 {
 	struct pp_report__cache_key k;
 
@@ -426,8 +274,10 @@ struct pp_report__cache_key pp_report__cache_key(const struct pp_report *r,
 	return k;
 }
 
-bool pp_report__cache_hit(const struct pp_report *r,
-                          const struct pp_report__cache_key *k)
+/* True if r->graph and the view were built for k (and are still
+ * intact). */
+static bool cache_hit(const struct pp_report *r,
+                      const struct pp_report__cache_key *k)
 {
 	const struct pp_report__cache_key *c = &r->cached;
 
@@ -444,41 +294,9 @@ bool pp_report__cache_hit(const struct pp_report *r,
 	       c->edgefraction == k->edgefraction;
 }
 
-void pp_report__cutoffs(const struct pp_report *r, double nodefraction,
-                        double edgefraction, int64_t *node_cutoff,
-                        int64_t *edge_cutoff)
-{
-	pp_graph_cutoffs(r->graph, nodefraction, edgefraction,
-	                 r->opts.drop_negative, node_cutoff, edge_cutoff);
-}
-
-uint32_t pp_report__keep_over(struct pp_report *r, int64_t node_cutoff)
-{
-	return pp_graph_keep_over(r->graph, r->order, r->norder, node_cutoff,
-	                          r->kept);
-}
-
-/* r->edge_marks: the kept nodes whose names match r->edge_regex. */
-static int mark_edges(struct pp_report *r)
-{
-	const struct pp_graph *g = r->graph;
-
-	pp_free(r->ctx, r->edge_marks);
-	r->edge_marks = pp_calloc(r->ctx, (size_t)g->nnodes + 1, sizeof(bool));
-	if (!r->edge_marks)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < r->norder; i++) {
-		uint32_t n = r->order[i];
-
-		r->edge_marks[n] = pp_regex_matchz(r->edge_regex,
-		                                   pp_report__node_name(r, n));
-	}
-	r->graph->edge_marks = r->edge_marks;
-	return 0;
-}
-
-int pp_report__cache_store(struct pp_report *r,
-                           const struct pp_report__cache_key *key)
+/* Record key (and the peek pattern, copied) as what the view is for. */
+static int cache_store(struct pp_report *r,
+                       const struct pp_report__cache_key *key)
 {
 	char *pattern = NULL;
 
@@ -493,84 +311,41 @@ int pp_report__cache_store(struct pp_report *r,
 
 int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 {
-	struct pp_report__cache_key key = pp_report__cache_key(r, visual);
-	struct pp_graph_opts go = {0};
-	struct pp_graph *g;
-	int64_t node_cutoff, edge_cutoff;
-	int nodecount = r->opts.nodecount;
-	double nodefraction = r->opts.nodefraction;
-	double edgefraction = r->opts.edgefraction;
+	struct pp_report__cache_key key = cache_key(r, visual);
+	struct pp_trim_opts topts = {0};
+	struct pp_graph_opts go;
 	int err;
 
-	if (pp_report__cache_hit(r, &key))
+	if (cache_hit(r, &key))
 		return 0;
+	topts.nodecount = r->opts.nodecount;
+	topts.nodefraction = r->opts.nodefraction;
+	topts.edgefraction = r->opts.edgefraction;
+	topts.cum_sort = r->opts.cum_sort;
+	topts.all_edges = r->all_edges;
+	topts.edge_regex = r->edge_regex;
+	topts.tag_unit = r->opts.unit;
+	/* pprof's defaults: every node in text, 80 in a picture. */
+	if (topts.nodecount < 0)
+		topts.nodecount = visual ? 80 : 0;
 	if (!r->opts.trim) {
-		nodecount = 0;
-		nodefraction = edgefraction = 0;
+		topts.nodecount = 0;
+		topts.nodefraction = topts.edgefraction = 0;
 	}
-	if (nodecount < 0)
-		nodecount = 0;
-	/* Values first; edges (only those the "(inline)" marks need) are
-	 * added in one last pass over the final node set, since keeping a
-	 * subset of nodes never changes the values of the nodes kept. */
+	/* Values first; the view adds the edges it needs (a call tree comes
+	 * with its edges, which are its shape). */
 	pp_report__graph_opts(r, PP_EDGES_NONE, &go);
-	if ((err = pp_report__graph(r, &go)) < 0 ||
-	    (err = pp_report__size_order(r)) < 0)
-		return err;
-	g = r->graph;
-	pp_report__cutoffs(r, nodefraction, edgefraction, &node_cutoff,
-	                   &edge_cutoff);
-	r->dropped_nodes = 0;
-
-	if ((err = pp_report__select_order(r)) < 0)
-		return err;
-	if (node_cutoff > 0) {
-		uint32_t nkept = pp_report__keep_over(r, node_cutoff);
-
-		if (nkept != r->norder) {
-			r->dropped_nodes = r->norder - nkept;
-			pp_graph_drop_unkept(g, r->kept);
-			if ((err = pp_report__select_order(r)) < 0)
-				return err;
-		}
+	if (visual && r->opts.call_tree) {
+		go.edges = PP_EDGES_ALL;
+		go.call_tree = true;
 	}
-	r->orig_count = r->norder;
-	if (nodecount > 0 && (uint32_t)nodecount < r->norder) {
-		memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
-		for (int i = 0; i < nodecount; i++)
-			r->kept[r->order[i]] = true;
-		pp_graph_drop_unkept(g, r->kept);
-		if ((err = pp_report__select_order(r)) < 0)
-			return err;
-	}
-	if (r->all_edges) {
-		/* Trees print every caller and callee of a kept node; paths
-		 * through dropped nodes become residual edges. */
-		enum pp_edge_mode mode = PP_EDGES_ALL;
-
-		memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
-		for (uint32_t i = 0; i < r->norder; i++)
-			r->kept[r->order[i]] = true;
-		if (r->edge_regex) {
-			if ((err = mark_edges(r)) < 0)
-				return err;
-			mode = PP_EDGES_MARKED;
-		}
-		if ((err = pp_graph_accumulate(g, r->kept, mode)) < 0)
-			return err;
-	} else if ((err = pp_graph_add_inline_edges(g, r->order, r->norder,
-	                                            r->kept)) < 0) {
+	if ((err = pp_report__graph(r, &go)) < 0)
 		return err;
-	}
-	r->edge_cutoff = edge_cutoff;
-	pp_graph_mark_edges(g, edge_cutoff);
+	if ((err = visual ? pp_view_visual(&r->view, &topts)
+	                  : pp_view_trim(&r->view, &topts)) < 0)
+		return err;
 	pp_report__select_output_unit(r);
-	return pp_report__cache_store(r, &key);
-}
-
-const char *pp_report__node_name(const struct pp_report *r, uint32_t n)
-{
-	return node_name(r, n);
+	return cache_store(r, &key);
 }
 
 /* ---- header lines -------------------------------------------------------- */
@@ -662,8 +437,8 @@ void pp_report__print_labels(const struct pp_report *r, FILE *out)
 
 	if (!r->opts.compact_labels)
 		pp_report__print_profile_labels(r, out);
-	for (uint32_t i = 0; i < r->norder; i++)
-		flat_sum += pp_node_flat(&g->nodes[r->order[i]]);
+	for (uint32_t i = 0; i < r->view.norder; i++)
+		flat_sum += pp_node_flat(&g->nodes[r->view.order[i]]);
 	pp_report__format(r, flat_sum, a, sizeof(a));
 	pp_report__format(r, r->total, b, sizeof(b));
 	pp_percentage(flat_sum, r->total, pct, sizeof(pct));
@@ -673,18 +448,18 @@ void pp_report__print_labels(const struct pp_report *r, FILE *out)
 	fprintf(out, "Showing nodes accounting for %s, %s of %s total\n", a, pt,
 	        b);
 	if (r->total != 0) {
-		if (r->dropped_nodes > 0) {
+		if (r->view.dropped_nodes > 0) {
 			pp_report__format(
 			        r,
 			        pp_go_abs64(pp_go_int64((double)r->total *
 			                                r->opts.nodefraction)),
 			        a, sizeof(a));
 			fprintf(out, "Dropped %u node%s (cum <= %s)\n",
-			        r->dropped_nodes,
-			        r->dropped_nodes > 1 ? "s" : "", a);
+			        r->view.dropped_nodes,
+			        r->view.dropped_nodes > 1 ? "s" : "", a);
 		}
-		if (r->norder > 0 && r->norder < r->orig_count)
+		if (r->view.norder > 0 && r->view.norder < r->view.orig_count)
 			fprintf(out, "Showing top %u nodes out of %u\n",
-			        r->norder, r->orig_count);
+			        r->view.norder, r->view.orig_count);
 	}
 }

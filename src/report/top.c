@@ -14,8 +14,8 @@ int pp_report_top(struct pp_report *r, FILE *out)
 	pp_report__print_labels(r, out);
 	fprintf(out, "%10s %5s%% %5s%% %10s %5s%%\n", "flat", "flat", "sum",
 	        "cum", "cum");
-	for (uint32_t i = 0; i < r->norder; i++) {
-		const struct pp_node *n = &g->nodes[r->order[i]];
+	for (uint32_t i = 0; i < r->view.norder; i++) {
+		const struct pp_node *n = &g->nodes[r->view.order[i]];
 		int64_t flat = pp_node_flat(n), cum = pp_node_cum(n);
 		char fs[64], cs[64], fp[32], sp[32], cp[32];
 		const char *inl = "";
@@ -29,7 +29,7 @@ int pp_report_top(struct pp_report *r, FILE *out)
 		pp_percentage(flat_sum, r->total, sp, sizeof(sp));
 		pp_percentage(cum, r->total, cp, sizeof(cp));
 		fprintf(out, "%10s %s %s %10s %s  %s%s\n", fs, fp, sp, cs, cp,
-		        pp_report__node_name(r, r->order[i]), inl);
+		        pp_report__node_name(r, r->view.order[i]), inl);
 	}
 	return ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;
 }

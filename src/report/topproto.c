@@ -96,8 +96,8 @@ int pp_report_topproto(struct pp_report *r, FILE *out)
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (uint32_t i = 0; i < r->norder; i++) {
-		const struct pp_node *n = &r->graph->nodes[r->order[i]];
+	for (uint32_t i = 0; i < r->view.norder; i++) {
+		const struct pp_node *n = &r->graph->nodes[r->view.order[i]];
 		struct pp_location loc = {0};
 		struct pp_line line = {0};
 		int64_t v[2];

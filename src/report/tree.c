@@ -35,7 +35,7 @@ static int adjacency_build(const struct pp_report *r, struct adjacency *a)
 	if (!a->in_first || !a->out_first || !a->in || !a->out)
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 	for (uint32_t e = 0; e < g->nedges; e++) {
-		if (pp_go_abs64(g->edges[e].weight) < r->edge_cutoff)
+		if (pp_go_abs64(g->edges[e].weight) < r->view.edge_cutoff)
 			continue;
 		a->in_first[g->edges[e].dst + 1]++;
 		a->out_first[g->edges[e].src + 1]++;
@@ -47,7 +47,7 @@ static int adjacency_build(const struct pp_report *r, struct adjacency *a)
 	/* Fill forward, each start advancing to its end, then shift the
 	 * starts back into place. */
 	for (uint32_t e = 0; e < g->nedges; e++) {
-		if (pp_go_abs64(g->edges[e].weight) < r->edge_cutoff)
+		if (pp_go_abs64(g->edges[e].weight) < r->view.edge_cutoff)
 			continue;
 		a->in[a->in_first[g->edges[e].dst]++] = e;
 		a->out[a->out_first[g->edges[e].src]++] = e;
@@ -210,9 +210,9 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 		goto done;
 	g = r->graph;
 	/* pprof fails before printing anything when nothing matches. */
-	for (uint32_t i = 0; re && i < r->norder; i++)
+	for (uint32_t i = 0; re && i < r->view.norder; i++)
 		matched += pp_regex_matchz(
-		        re, pp_report__node_name(r, r->order[i]));
+		        re, pp_report__node_name(r, r->view.order[i]));
 	if (re && matched == 0) {
 		err = pp_error(r->ctx, PP_ENOTFOUND,
 		               "no matches found for regexp: %s", symbol);
@@ -227,8 +227,8 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 		pp_report__print_labels(r, out);
 		fprintf(out, "%s\n%s\n", SEPARATOR, LEGEND);
 	}
-	for (uint32_t i = 0; i < r->norder; i++) {
-		uint32_t n = r->order[i];
+	for (uint32_t i = 0; i < r->view.norder; i++) {
+		uint32_t n = r->view.order[i];
 		const struct pp_node *node = &g->nodes[n];
 		const char *name = pp_report__node_name(r, n);
 		int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
@@ -260,7 +260,7 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 	}
 	if (json)
 		fputs("]}\n", out);
-	else if (r->norder > 0)
+	else if (r->view.norder > 0)
 		fprintf(out, "%s\n", SEPARATOR);
 done:
 	r->opts.trim = saved_trim;

@@ -6,12 +6,12 @@
  * ones become residual edges), then drop edges under edgefraction and the
  * residual edges made redundant by another path.
  */
-#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/internal.h"
 #include "pprof/format.h"
-#include "report/internal.h"
 #include "util/goint.h"
 
 #define MAX_NODELETS 4
@@ -25,18 +25,18 @@ static int cmp_str(const void *a, const void *b)
 
 /* pprof's joinLabels: a sample's string labels as sorted "key:value",
  * joined by a literal "\n"; pprof::base (diff marks) is left out. */
-static int sample_labels(struct pp_report *r, struct pp_visual_tags *vt)
+static int sample_labels(struct pp_view *v, struct pp_graph_tags *vt)
 {
-	const struct pp_profile *p = r->prof;
+	const struct pp_profile *p = v->graph->prof;
 	pp_str base = pp_strtab_find(p->strings, "pprof::base", 11);
 	char **parts = NULL, *joined = NULL;
 	size_t cap = 0, jcap = 0;
 	int err = 0;
 
-	vt->sample_label = pp_calloc(r->ctx, p->nsamples ? p->nsamples : 1,
+	vt->sample_label = pp_calloc(v->ctx, p->nsamples ? p->nsamples : 1,
 	                             sizeof(*vt->sample_label));
 	if (!vt->sample_label)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		return pp_error(v->ctx, PP_ENOMEM, "out of memory");
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		size_t n = 0, len = 0;
@@ -45,21 +45,21 @@ static int sample_labels(struct pp_report *r, struct pp_visual_tags *vt)
 			const struct pp_label *l =
 			        &p->labels[smp->label_first + i];
 			const char *k = pp_profile_str(p, l->key);
-			const char *v = pp_profile_str(p, l->str);
-			size_t sz = strlen(k) + strlen(v) + 2;
+			const char *val = pp_profile_str(p, l->str);
+			size_t sz = strlen(k) + strlen(val) + 2;
 
 			if (l->str == 0 || l->key == base)
 				continue;
-			if ((err = pp_grow(r->ctx, (void **)&parts, &cap, n + 1,
+			if ((err = pp_grow(v->ctx, (void **)&parts, &cap, n + 1,
 			                   sizeof(*parts))) < 0)
 				goto done;
-			parts[n] = pp_malloc(r->ctx, sz);
+			parts[n] = pp_malloc(v->ctx, sz);
 			if (!parts[n]) {
-				err = pp_error(r->ctx, PP_ENOMEM,
+				err = pp_error(v->ctx, PP_ENOMEM,
 				               "out of memory");
 				goto done;
 			}
-			snprintf(parts[n], sz, "%s:%s", k, v);
+			snprintf(parts[n], sz, "%s:%s", k, val);
 			len += sz + 2;
 			n++;
 		}
@@ -67,7 +67,7 @@ static int sample_labels(struct pp_report *r, struct pp_visual_tags *vt)
 			continue;
 		if (n > 1)
 			qsort(parts, n, sizeof(*parts), cmp_str);
-		if ((err = pp_grow(r->ctx, (void **)&joined, &jcap, len + 1,
+		if ((err = pp_grow(v->ctx, (void **)&joined, &jcap, len + 1,
 		                   1)) < 0)
 			goto freeparts;
 		joined[0] = '\0';
@@ -85,16 +85,16 @@ static int sample_labels(struct pp_report *r, struct pp_visual_tags *vt)
 		vt->sample_label[s] =
 		        pp_strtab_intern(vt->strings, joined, len);
 		if (vt->sample_label[s] == PP_NONE)
-			err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+			err = pp_error(v->ctx, PP_ENOMEM, "out of memory");
 	freeparts:
 		for (size_t i = 0; i < n; i++)
-			pp_free(r->ctx, parts[i]);
+			pp_free(v->ctx, parts[i]);
 		if (err < 0)
 			goto done;
 	}
 done:
-	pp_free(r->ctx, parts);
-	pp_free(r->ctx, joined);
+	pp_free(v->ctx, parts);
+	pp_free(v->ctx, joined);
 	return err;
 }
 
@@ -107,19 +107,18 @@ static uint32_t tag_hash(uint32_t node, uint32_t label, uint32_t name)
 }
 
 /* The tag (node, label set, numeric name or PP_NONE), created empty. */
-static int tag_slot(struct pp_report *r, struct pp_visual_tags *vt,
-                    uint32_t node, uint32_t label, uint32_t name,
-                    struct pp_visual_tag **out)
+static int tag_slot(struct pp_view *v, struct pp_graph_tags *vt, uint32_t node,
+                    uint32_t label, uint32_t name, struct pp_graph_tag **out)
 {
 	uint32_t j;
 	int err;
 
 	if ((uint64_t)(vt->ntags + 1) * 2 > vt->nslots) {
 		uint32_t ns = vt->nslots ? vt->nslots * 2 : 256;
-		uint32_t *slots = pp_calloc(r->ctx, ns, sizeof(*slots));
+		uint32_t *slots = pp_calloc(v->ctx, ns, sizeof(*slots));
 
 		if (!slots)
-			return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+			return pp_error(v->ctx, PP_ENOMEM, "out of memory");
 		for (uint32_t t = 0; t < vt->ntags; t++) {
 			j = tag_hash(vt->tags[t].node, vt->tags[t].label,
 			             vt->tags[t].name) &
@@ -128,13 +127,13 @@ static int tag_slot(struct pp_report *r, struct pp_visual_tags *vt,
 				j = (j + 1) & (ns - 1);
 			slots[j] = t + 1;
 		}
-		pp_free(r->ctx, vt->slots);
+		pp_free(v->ctx, vt->slots);
 		vt->slots = slots;
 		vt->nslots = ns;
 	}
 	j = tag_hash(node, label, name) & (vt->nslots - 1);
 	while (vt->slots[j]) {
-		struct pp_visual_tag *t = &vt->tags[vt->slots[j] - 1];
+		struct pp_graph_tag *t = &vt->tags[vt->slots[j] - 1];
 
 		if (t->node == node && t->label == label && t->name == name) {
 			*out = t;
@@ -142,7 +141,7 @@ static int tag_slot(struct pp_report *r, struct pp_visual_tags *vt,
 		}
 		j = (j + 1) & (vt->nslots - 1);
 	}
-	if ((err = pp_grow(r->ctx, (void **)&vt->tags, &vt->cap,
+	if ((err = pp_grow(v->ctx, (void **)&vt->tags, &vt->cap,
 	                   (size_t)vt->ntags + 1, sizeof(*vt->tags))) < 0)
 		return err;
 	memset(&vt->tags[vt->ntags], 0, sizeof(vt->tags[0]));
@@ -156,18 +155,18 @@ static int tag_slot(struct pp_report *r, struct pp_visual_tags *vt,
 
 /* Add w to node n's tags from sample s: its label set's tag (if it has
  * labels) and one numeric tag per "bytes" value, as pprof's addSample. */
-static int add_tags(struct pp_report *r, uint32_t s, uint32_t n, int64_t w,
+static int add_tags(struct pp_view *v, uint32_t s, uint32_t n, int64_t w,
                     int64_t dw, bool flat)
 {
-	struct pp_visual_tags *vt = r->tags;
-	const struct pp_profile *p = r->prof;
+	struct pp_graph_tags *vt = v->tags;
+	const struct pp_profile *p = v->graph->prof;
 	const struct pp_sample *smp = &p->samples[s];
 	uint32_t label = vt->sample_label[s];
-	struct pp_visual_tag *t;
+	struct pp_graph_tag *t;
 	int err;
 
 	if (label != 0) {
-		if ((err = tag_slot(r, vt, n, label, PP_NONE, &t)) < 0)
+		if ((err = tag_slot(v, vt, n, label, PP_NONE, &t)) < 0)
 			return err;
 		*(flat ? &t->flat : &t->cum) += w;
 		*(flat ? &t->flat_div : &t->cum_div) += dw;
@@ -183,11 +182,11 @@ static int add_tags(struct pp_report *r, uint32_t s, uint32_t n, int64_t w,
 		if (l->key != vt->bytes_key || l->str != 0)
 			continue;
 		unit = l->num_unit ? pp_profile_str(p, l->num_unit) : "bytes";
-		pp_scaled_label(l->num, unit, r->opts.unit, buf, sizeof(buf));
+		pp_scaled_label(l->num, unit, vt->unit, buf, sizeof(buf));
 		name = pp_strtab_intern(vt->strings, buf, strlen(buf));
 		if (name == PP_NONE)
-			return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-		if ((err = tag_slot(r, vt, n, label, name, &t)) < 0)
+			return pp_error(v->ctx, PP_ENOMEM, "out of memory");
+		if ((err = tag_slot(v, vt, n, label, name, &t)) < 0)
 			return err;
 		if (!t->unit) {
 			t->value = l->num;
@@ -204,12 +203,12 @@ static int add_tags(struct pp_report *r, uint32_t s, uint32_t n, int64_t w,
  * frame unless dropped frames follow it. Only the nodes the cut may keep
  * are wanted, a few dozen: frames of other locations are passed over with
  * one byte load, and tags are looked up only for wanted nodes. */
-static int accumulate_tags(struct pp_report *r, const bool *kept,
+static int accumulate_tags(struct pp_view *v, const bool *kept,
                            const bool *wanted)
 {
-	struct pp_visual_tags *vt = r->tags;
-	const struct pp_graph *g = r->graph;
-	const struct pp_profile *p = r->prof;
+	struct pp_graph_tags *vt = v->tags;
+	const struct pp_graph *g = v->graph;
+	const struct pp_profile *p = v->graph->prof;
 	const uint32_t *lnf = g->loc_node_first, *ln = g->loc_nodes;
 	unsigned char *loc_wanted = NULL;
 	uint32_t *seen = NULL, stamp = 0;
@@ -218,10 +217,10 @@ static int accumulate_tags(struct pp_report *r, const bool *kept,
 	vt->ntags = 0;
 	if (vt->nslots)
 		memset(vt->slots, 0, (size_t)vt->nslots * sizeof(*vt->slots));
-	seen = pp_calloc(r->ctx, g->nnodes ? g->nnodes : 1, sizeof(*seen));
-	loc_wanted = pp_malloc(r->ctx, p->nlocations ? p->nlocations : 1);
+	seen = pp_calloc(v->ctx, g->nnodes ? g->nnodes : 1, sizeof(*seen));
+	loc_wanted = pp_malloc(v->ctx, p->nlocations ? p->nlocations : 1);
 	if (!seen || !loc_wanted) {
-		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		err = pp_error(v->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
 	/* Most frames have no wanted node: one byte says so. */
@@ -235,8 +234,8 @@ static int accumulate_tags(struct pp_report *r, const bool *kept,
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *vals = pp_profile_sample_values(p, s);
 		const uint32_t *locs = p->sample_locs + smp->loc_first;
-		int64_t w = vals[r->sample_index];
-		int64_t dw = r->opts.mean ? vals[0] : 0;
+		int64_t w = vals[v->graph->opts.sample_index];
+		int64_t dw = v->graph->opts.mean ? vals[0] : 0;
 		uint32_t leaf;
 
 		if ((vt->sample_label[s] == 0 && smp->label_count == 0) ||
@@ -257,7 +256,7 @@ static int accumulate_tags(struct pp_report *r, const bool *kept,
 				    (wanted && !wanted[n]) || seen[n] == stamp)
 					continue;
 				seen[n] = stamp;
-				if ((err = add_tags(r, s, n, w, dw, false)) < 0)
+				if ((err = add_tags(v, s, n, w, dw, false)) < 0)
 					goto done;
 			}
 		}
@@ -265,19 +264,19 @@ static int accumulate_tags(struct pp_report *r, const bool *kept,
 		 * follow it: to the leaf, when the leaf is kept. */
 		leaf = ln[lnf[locs[0]]];
 		if ((!kept || kept[leaf]) && (!wanted || wanted[leaf]) &&
-		    (err = add_tags(r, s, leaf, w, dw, true)) < 0)
+		    (err = add_tags(v, s, leaf, w, dw, true)) < 0)
 			goto done;
 	}
 done:
-	pp_free(r->ctx, seen);
-	pp_free(r->ctx, loc_wanted);
+	pp_free(v->ctx, seen);
+	pp_free(v->ctx, loc_wanted);
 	return err;
 }
 
-static void trim_tags(struct pp_report *r, int64_t cutoff)
+static void trim_tags(struct pp_view *v, int64_t cutoff)
 {
-	for (uint32_t t = 0; t < r->tags->ntags; t++) {
-		struct pp_visual_tag *tag = &r->tags->tags[t];
+	for (uint32_t t = 0; t < v->tags->ntags; t++) {
+		struct pp_graph_tag *tag = &v->tags->tags[t];
 
 		if (pp_go_abs64(tag->flat) < cutoff &&
 		    pp_go_abs64(tag->cum) < cutoff)
@@ -289,125 +288,125 @@ static void trim_tags(struct pp_report *r, int64_t cutoff)
 
 /* pprof's order of nodes by entropy score, then name, then flat, then
  * the rest of their information: > 0 when b goes before a. */
-static int entropy_order(const struct pp_report *r, const int64_t *score,
+static int entropy_order(const struct pp_view *v, const int64_t *score,
                          uint32_t a, uint32_t b)
 {
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = v->graph;
 	int c;
 
 	if ((c = pp_go_abs_cmp_desc(score[a], score[b])) == 0 &&
-	    (c = strcmp(pp_report__node_name(r, a),
-	                pp_report__node_name(r, b))) == 0 &&
+	    (c = strcmp(pp_view_node_name(v, a), pp_view_node_name(v, b))) ==
+	            0 &&
 	    (c = pp_go_abs_cmp_desc(g->nodes[a].flat, g->nodes[b].flat)) == 0)
-		c = pp_report__info_cmp(r, b, a);
+		c = pp_view_info_cmp(v, b, a);
 	return c;
 }
 
-static int entropy_sort(struct pp_report *r)
+static int entropy_sort(struct pp_view *v)
 {
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = v->graph;
 	int64_t *score = NULL;
 	uint32_t *tmp = NULL;
 	int err = 0;
 
-	score = pp_calloc(r->ctx, g->nnodes ? g->nnodes : 1, sizeof(*score));
-	tmp = pp_malloc(r->ctx, (r->norder ? r->norder : 1) * sizeof(*tmp));
+	score = pp_calloc(v->ctx, g->nnodes ? g->nnodes : 1, sizeof(*score));
+	tmp = pp_malloc(v->ctx, (v->norder ? v->norder : 1) * sizeof(*tmp));
 	if (!score || !tmp) {
-		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		err = pp_error(v->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	if ((err = pp_graph_entropy_scores(g, r->order, r->norder, score,
+	if ((err = pp_graph_entropy_scores(g, v->order, v->norder, score,
 	                                   NULL)) < 0)
 		goto done;
 	/* Insertion into a merge of sorted runs would be faster; graphs
 	 * here have at most a few thousand nodes after the cut. */
-	for (size_t width = 1; width < r->norder; width *= 2) {
-		for (size_t lo = 0; lo < r->norder; lo += 2 * width) {
+	for (size_t width = 1; width < v->norder; width *= 2) {
+		for (size_t lo = 0; lo < v->norder; lo += 2 * width) {
 			size_t mid =
-			        lo + width < r->norder ? lo + width : r->norder;
-			size_t hi = lo + 2 * width < r->norder ? lo + 2 * width
-			                                       : r->norder;
+			        lo + width < v->norder ? lo + width : v->norder;
+			size_t hi = lo + 2 * width < v->norder ? lo + 2 * width
+			                                       : v->norder;
 			size_t i = lo, j = mid, k = lo;
 
 			while (i < mid && j < hi) {
-				uint32_t a = r->order[i], b = r->order[j];
-				int c = entropy_order(r, score, a, b);
+				uint32_t a = v->order[i], b = v->order[j];
+				int c = entropy_order(v, score, a, b);
 
 				/* c > 0: b goes first. */
 				tmp[k++] =
-				        c > 0 ? r->order[j++] : r->order[i++];
+				        c > 0 ? v->order[j++] : v->order[i++];
 			}
 			while (i < mid)
-				tmp[k++] = r->order[i++];
+				tmp[k++] = v->order[i++];
 			while (j < hi)
-				tmp[k++] = r->order[j++];
+				tmp[k++] = v->order[j++];
 		}
-		memcpy(r->order, tmp, r->norder * sizeof(*tmp));
+		memcpy(v->order, tmp, v->norder * sizeof(*tmp));
 	}
 done:
-	pp_free(r->ctx, score);
-	pp_free(r->ctx, tmp);
+	pp_free(v->ctx, score);
+	pp_free(v->ctx, tmp);
 	return err;
 }
 
 /* ---- node and edge selection --------------------------------------------- */
 
 /* The nodes with any value, in index order (pprof's selectNodesForGraph). */
-static void collect_nodes(struct pp_report *r)
+static void collect_nodes(struct pp_view *v)
 {
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = v->graph;
 
-	r->norder = 0;
+	v->norder = 0;
 	for (uint32_t n = 0; n < g->nnodes; n++) {
 		const struct pp_node *node = &g->nodes[n];
 
 		if (node->cum == 0 && node->flat == 0)
 			continue;
-		if (r->opts.drop_negative &&
+		if (v->graph->opts.drop_negative &&
 		    (node->flat < 0 || (node->flat == 0 && node->cum < 0)))
 			continue;
-		r->order[r->norder++] = n;
+		v->order[v->norder++] = n;
 	}
 }
 
-static int rebuild(struct pp_report *r, const bool *kept)
+static int rebuild(struct pp_view *v, const bool *kept)
 {
 	int err;
 
-	if ((err = kept ? pp_graph_accumulate_kept(r->graph, kept)
-	                : pp_graph_accumulate(r->graph, NULL, PP_EDGES_ALL)) <
+	if ((err = kept ? pp_graph_accumulate_kept(v->graph, kept)
+	                : pp_graph_accumulate(v->graph, NULL, PP_EDGES_ALL)) <
 	    0)
 		return err;
-	pp_free(r->ctx, r->edge_dead);
-	r->edge_dead =
-	        pp_calloc(r->ctx, r->graph->nedges ? r->graph->nedges : 1,
-	                  sizeof(*r->edge_dead));
-	if (!r->edge_dead)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	collect_nodes(r);
+	pp_free(v->ctx, v->edge_dead);
+	v->edge_dead =
+	        pp_calloc(v->ctx, v->graph->nedges ? v->graph->nedges : 1,
+	                  sizeof(*v->edge_dead));
+	if (!v->edge_dead)
+		return pp_error(v->ctx, PP_ENOMEM, "out of memory");
+	collect_nodes(v);
 	return 0;
 }
 
-static uint32_t trim_edges(struct pp_report *r, int64_t cutoff)
+static uint32_t trim_edges(struct pp_view *v, int64_t cutoff)
 {
 	uint32_t dropped = 0;
 
-	for (uint32_t e = 0; e < r->graph->nedges; e++) {
-		if (!r->edge_dead[e] &&
-		    pp_go_abs64(r->graph->edges[e].weight) < cutoff) {
-			r->edge_dead[e] = true;
+	for (uint32_t e = 0; e < v->graph->nedges; e++) {
+		if (!v->edge_dead[e] &&
+		    pp_go_abs64(v->graph->edges[e].weight) < cutoff) {
+			v->edge_dead[e] = true;
 			dropped++;
 		}
 	}
 	return dropped;
 }
 
-static uint32_t count_tags(const struct pp_report *r, uint32_t n)
+static uint32_t count_tags(const struct pp_view *v, uint32_t n)
 {
 	uint32_t c = 0;
 
-	for (uint32_t t = 0; t < r->tags->ntags; t++) {
-		const struct pp_visual_tag *tag = &r->tags->tags[t];
+	for (uint32_t t = 0; t < v->tags->ntags; t++) {
+		const struct pp_graph_tag *tag = &v->tags->tags[t];
 
 		if (tag->node == n && !tag->dead && tag->flat != 0)
 			c++;
@@ -415,38 +414,23 @@ static uint32_t count_tags(const struct pp_report *r, uint32_t n)
 	return c;
 }
 
-int pp_report__edge_cmp(const struct pp_report *r, uint32_t a, uint32_t b)
-{
-	const struct pp_edge *x = &r->graph->edges[a], *y = &r->graph->edges[b];
-	int c;
-
-	if (x->weight != y->weight)
-		return pp_go_abs64(x->weight) > pp_go_abs64(y->weight) ? -1 : 1;
-	if ((c = strcmp(pp_report__node_name(r, x->src),
-	                pp_report__node_name(r, y->src))) != 0)
-		return c;
-	return strcmp(pp_report__node_name(r, x->dst),
-	              pp_report__node_name(r, y->dst));
-}
-
-static void sort_edges(const struct pp_report *r, uint32_t *v, size_t n)
+static void sort_edges(const struct pp_view *v, uint32_t *e, size_t n)
 {
 	for (size_t i = 1; i < n; i++) {
-		uint32_t x = v[i];
+		uint32_t x = e[i];
 		size_t j;
 
-		for (j = i; j > 0 && pp_report__edge_cmp(r, v[j - 1], x) > 0;
-		     j--)
-			v[j] = v[j - 1];
-		v[j] = x;
+		for (j = i; j > 0 && pp_view_edge_cmp(v, e[j - 1], x) > 0; j--)
+			e[j] = e[j - 1];
+		e[j] = x;
 	}
 }
 
 /* Is there another live path from e's source to its target? */
-static bool redundant(struct pp_report *r, uint32_t e, bool *seen,
+static bool redundant(struct pp_view *v, uint32_t e, bool *seen,
                       uint32_t *queue)
 {
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = v->graph;
 	uint32_t src = g->edges[e].src, head = 0, tail = 0;
 	bool found = false;
 
@@ -459,7 +443,7 @@ static bool redundant(struct pp_report *r, uint32_t e, bool *seen,
 		for (uint32_t ie = 0; ie < g->nedges; ie++) {
 			const struct pp_edge *x = &g->edges[ie];
 
-			if (x->dst != n || r->edge_dead[ie] || ie == e ||
+			if (x->dst != n || v->edge_dead[ie] || ie == e ||
 			    seen[x->src])
 				continue;
 			if (x->src == src) {
@@ -473,51 +457,51 @@ static bool redundant(struct pp_report *r, uint32_t e, bool *seen,
 	return found;
 }
 
-static int remove_redundant_edges(struct pp_report *r)
+static int remove_redundant_edges(struct pp_view *v)
 {
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = v->graph;
 	uint32_t *in = NULL, *queue = NULL;
 	bool *seen = NULL;
 	int err = 0;
 
-	in = pp_malloc(r->ctx, (g->nedges ? g->nedges : 1) * sizeof(*in));
-	queue = pp_malloc(r->ctx, (g->nnodes ? g->nnodes : 1) * sizeof(*queue));
-	seen = pp_malloc(r->ctx, (g->nnodes ? g->nnodes : 1) * sizeof(*seen));
+	in = pp_malloc(v->ctx, (g->nedges ? g->nedges : 1) * sizeof(*in));
+	queue = pp_malloc(v->ctx, (g->nnodes ? g->nnodes : 1) * sizeof(*queue));
+	seen = pp_malloc(v->ctx, (g->nnodes ? g->nnodes : 1) * sizeof(*seen));
 	if (!in || !queue || !seen) {
-		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		err = pp_error(v->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (uint32_t i = r->norder; i-- > 0;) {
-		uint32_t n = r->order[i], nin = 0;
+	for (uint32_t i = v->norder; i-- > 0;) {
+		uint32_t n = v->order[i], nin = 0;
 
 		for (uint32_t e = 0; e < g->nedges; e++)
-			if (g->edges[e].dst == n && !r->edge_dead[e])
+			if (g->edges[e].dst == n && !v->edge_dead[e])
 				in[nin++] = e;
-		sort_edges(r, in, nin);
+		sort_edges(v, in, nin);
 		for (uint32_t j = nin; j-- > 0;) {
 			if (!g->edges[in[j]].residual)
 				break;
-			if (redundant(r, in[j], seen, queue))
-				r->edge_dead[in[j]] = true;
+			if (redundant(v, in[j], seen, queue))
+				v->edge_dead[in[j]] = true;
 		}
 	}
 done:
-	pp_free(r->ctx, in);
-	pp_free(r->ctx, queue);
-	pp_free(r->ctx, seen);
+	pp_free(v->ctx, in);
+	pp_free(v->ctx, queue);
+	pp_free(v->ctx, seen);
 	return err;
 }
 
-/* *out: the first n nodes of r->order (all when fewer). */
-static int want_first(struct pp_report *r, uint32_t n, bool **out)
+/* *out: the first n nodes of v->order (all when fewer). */
+static int want_first(struct pp_view *v, uint32_t n, bool **out)
 {
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = v->graph;
 
-	*out = pp_calloc(r->ctx, g->nnodes ? g->nnodes : 1, sizeof(**out));
+	*out = pp_calloc(v->ctx, g->nnodes ? g->nnodes : 1, sizeof(**out));
 	if (!*out)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < r->norder && i < n; i++)
-		(*out)[r->order[i]] = true;
+		return pp_error(v->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < v->norder && i < n; i++)
+		(*out)[v->order[i]] = true;
 	return 0;
 }
 
@@ -526,57 +510,57 @@ static int want_first(struct pp_report *r, uint32_t n, bool **out)
 
 /* pprof's newTree tags: every node of a sample's path gets its cum, its
  * last node its flat. */
-static int call_tree_tags(struct pp_report *r)
+static int call_tree_tags(struct pp_view *v)
 {
-	const struct pp_graph *g = r->graph;
-	const struct pp_profile *p = r->prof;
+	const struct pp_graph *g = v->graph;
+	const struct pp_profile *p = v->graph->prof;
 	int err;
 
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const int64_t *vals = pp_profile_sample_values(p, s);
-		int64_t w = vals[r->sample_index];
-		int64_t dw = r->opts.mean ? vals[0] : 0;
+		int64_t w = vals[v->graph->opts.sample_index];
+		int64_t dw = v->graph->opts.mean ? vals[0] : 0;
 		uint32_t leaf = g->sample_leaf[s];
 
-		if (leaf == PP_NONE || (r->tags->sample_label[s] == 0 &&
+		if (leaf == PP_NONE || (v->tags->sample_label[s] == 0 &&
 		                        p->samples[s].label_count == 0))
 			continue;
 		for (uint32_t n = leaf; n != PP_NONE; n = g->tree_parent[n])
-			if ((err = add_tags(r, s, n, w, dw, false)) < 0)
+			if ((err = add_tags(v, s, n, w, dw, false)) < 0)
 				return err;
-		if ((err = add_tags(r, s, leaf, w, dw, true)) < 0)
+		if ((err = add_tags(v, s, leaf, w, dw, true)) < 0)
 			return err;
 	}
 	return 0;
 }
 
 /*
- * pprof's TrimTree: the nodes of r->order not kept leave the tree; an
+ * pprof's TrimTree: the nodes of v->order not kept leave the tree; an
  * in-edge from such a node then starts at the nearest ancestor that stays
  * (residual, and inline only if every edge it stands for was), or goes
  * when a leaving node on the way has no live in-edge. Nodes outside
- * r->order (worth zero: pprof's graph leaves them out but keeps their
+ * v->order (worth zero: pprof's graph leaves them out but keeps their
  * edges) are not touched. Dead edges are taken out of the graph, as the
  * entropy order reads every edge. drop is scratch of g->nnodes.
  */
-static void trim_tree(struct pp_report *r, const bool *kept, bool *drop)
+static void trim_tree(struct pp_view *v, const bool *kept, bool *drop)
 {
-	struct pp_graph *g = r->graph;
+	struct pp_graph *g = v->graph;
 	uint32_t n = 0, live = 0;
 
 	memset(drop, 0, g->nnodes * sizeof(*drop));
-	for (uint32_t i = 0; i < r->norder; i++)
-		drop[r->order[i]] = !kept[r->order[i]];
+	for (uint32_t i = 0; i < v->norder; i++)
+		drop[v->order[i]] = !kept[v->order[i]];
 	for (uint32_t e = 0; e < g->nedges; e++) {
 		struct pp_edge *ed = &g->edges[e];
 		uint32_t src = ed->src;
 
-		if (r->edge_dead[e] || drop[ed->dst])
+		if (v->edge_dead[e] || drop[ed->dst])
 			continue;
 		while (drop[src]) {
 			uint32_t in = g->tree_in_edge[src];
 
-			if (in == PP_NONE || r->edge_dead[in]) {
+			if (in == PP_NONE || v->edge_dead[in]) {
 				src = PP_NONE;
 				break;
 			}
@@ -589,7 +573,7 @@ static void trim_tree(struct pp_report *r, const bool *kept, bool *drop)
 	for (uint32_t e = 0; e < g->nedges; e++) {
 		const struct pp_edge *ed = &g->edges[e];
 
-		if (r->edge_dead[e] || drop[ed->dst] || ed->src == PP_NONE) {
+		if (v->edge_dead[e] || drop[ed->dst] || ed->src == PP_NONE) {
 			g->tree_in_edge[ed->dst] = PP_NONE;
 			continue;
 		}
@@ -597,11 +581,11 @@ static void trim_tree(struct pp_report *r, const bool *kept, bool *drop)
 		g->edges[live++] = *ed;
 	}
 	g->nedges = live;
-	memset(r->edge_dead, 0, (size_t)live * sizeof(*r->edge_dead));
-	for (uint32_t i = 0; i < r->norder; i++)
-		if (kept[r->order[i]])
-			r->order[n++] = r->order[i];
-	r->norder = n;
+	memset(v->edge_dead, 0, (size_t)live * sizeof(*v->edge_dead));
+	for (uint32_t i = 0; i < v->norder; i++)
+		if (kept[v->order[i]])
+			v->order[n++] = v->order[i];
+	v->norder = n;
 }
 
 /*
@@ -610,55 +594,51 @@ static void trim_tree(struct pp_report *r, const bool *kept, bool *drop)
  * after dropping the tags and edges under the cutoffs, then drop those
  * again. Nothing is re-accumulated: a tree keeps its values.
  */
-static int call_tree_graph(struct pp_report *r, int nodecount,
-                           double nodefraction, double edgefraction)
+static int call_tree_view(struct pp_view *v, int nodecount, double nodefraction,
+                          double edgefraction)
 {
-	struct pp_graph_opts go;
 	int64_t node_cutoff, edge_cutoff;
 	bool *kept = NULL, *drop = NULL;
 	int err;
 
-	pp_report__graph_opts(r, PP_EDGES_ALL, &go);
-	go.call_tree = true;
-	if ((err = pp_report__graph(r, &go)) < 0 ||
-	    (err = pp_report__size_order(r)) < 0)
-		return err;
-	pp_free(r->ctx, r->edge_dead);
-	r->edge_dead =
-	        pp_calloc(r->ctx, r->graph->nedges ? r->graph->nedges : 1,
-	                  sizeof(*r->edge_dead));
-	kept = pp_calloc(r->ctx, r->graph->nnodes ? r->graph->nnodes : 1,
+	pp_free(v->ctx, v->edge_dead);
+	v->edge_dead =
+	        pp_calloc(v->ctx, v->graph->nedges ? v->graph->nedges : 1,
+	                  sizeof(*v->edge_dead));
+	kept = pp_calloc(v->ctx, v->graph->nnodes ? v->graph->nnodes : 1,
 	                 sizeof(*kept));
-	drop = pp_calloc(r->ctx, r->graph->nnodes ? r->graph->nnodes : 1,
+	drop = pp_calloc(v->ctx, v->graph->nnodes ? v->graph->nnodes : 1,
 	                 sizeof(*drop));
-	if (!r->edge_dead || !kept || !drop) {
-		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	if (!v->edge_dead || !kept || !drop) {
+		err = pp_error(v->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	if ((err = call_tree_tags(r)) < 0)
+	if ((err = call_tree_tags(v)) < 0)
 		goto done;
-	collect_nodes(r);
-	pp_report__cutoffs(r, nodefraction, edgefraction, &node_cutoff,
-	                   &edge_cutoff);
-	r->dropped_nodes = 0;
+	collect_nodes(v);
+	pp_graph_cutoffs(v->graph, nodefraction, edgefraction,
+	                 v->graph->opts.drop_negative, &node_cutoff,
+	                 &edge_cutoff);
+	v->dropped_nodes = 0;
 	if (node_cutoff > 0) {
-		uint32_t nkept = pp_report__keep_over(r, node_cutoff);
+		uint32_t nkept = pp_graph_keep_over(
+		        v->graph, v->order, v->norder, node_cutoff, v->kept);
 
-		if (nkept != r->norder) {
-			r->dropped_nodes = r->norder - nkept;
-			trim_tree(r, r->kept, drop);
+		if (nkept != v->norder) {
+			v->dropped_nodes = v->norder - nkept;
+			trim_tree(v, v->kept, drop);
 		}
 	}
-	r->orig_count = r->norder;
-	if ((err = entropy_sort(r)) < 0)
+	v->orig_count = v->norder;
+	if ((err = entropy_sort(v)) < 0)
 		goto done;
 	if (nodecount > 0) {
-		uint32_t count = 0, keep = r->norder;
+		uint32_t count = 0, keep = v->norder;
 
-		trim_tags(r, node_cutoff);
-		trim_edges(r, edge_cutoff);
-		for (uint32_t i = 0; i < r->norder; i++) {
-			uint32_t tags = count_tags(r, r->order[i]);
+		trim_tags(v, node_cutoff);
+		trim_edges(v, edge_cutoff);
+		for (uint32_t i = 0; i < v->norder; i++) {
+			uint32_t tags = count_tags(v, v->order[i]);
 
 			count +=
 			        (tags > MAX_NODELETS ? MAX_NODELETS : tags) + 1;
@@ -667,102 +647,82 @@ static int call_tree_graph(struct pp_report *r, int nodecount,
 				break;
 			}
 		}
-		if (keep < r->norder) {
+		if (keep < v->norder) {
 			for (uint32_t i = 0; i < keep; i++)
-				kept[r->order[i]] = true;
-			trim_tree(r, kept, drop);
-			if ((err = entropy_sort(r)) < 0)
+				kept[v->order[i]] = true;
+			trim_tree(v, kept, drop);
+			if ((err = entropy_sort(v)) < 0)
 				goto done;
 		}
 	}
-	trim_tags(r, node_cutoff);
-	r->dropped_edges = trim_edges(r, edge_cutoff);
+	trim_tags(v, node_cutoff);
+	v->dropped_edges = trim_edges(v, edge_cutoff);
 	/* No redundant edges to remove: a tree has one path to each node. */
-	pp_report__select_output_unit(r);
 done:
-	pp_free(r->ctx, kept);
-	pp_free(r->ctx, drop);
+	pp_free(v->ctx, kept);
+	pp_free(v->ctx, drop);
 	return err;
 }
 
-int pp_report__visual_graph(struct pp_report *r)
+int pp_view_visual(struct pp_view *v, const struct pp_trim_opts *o)
 {
-	struct pp_report__cache_key key = pp_report__cache_key(r, true);
-	struct pp_graph_opts go = {0};
-	struct pp_graph *g;
+	struct pp_graph *g = v->graph;
 	int64_t node_cutoff, edge_cutoff;
-	int nodecount = r->opts.nodecount;
-	double nodefraction = r->opts.nodefraction;
-	double edgefraction = r->opts.edgefraction;
+	int nodecount = o->nodecount;
 	const bool *cut = NULL; /* the nodes over the node cutoff */
 	bool *wanted = NULL;
 	int err;
 
-	if (pp_report__cache_hit(r, &key))
-		return 0;
-	if (nodecount < 0)
-		nodecount = 80;
-	if (!r->opts.trim) {
-		nodecount = 0;
-		nodefraction = edgefraction = 0;
-	}
-	pp_report__visual_release(r);
-	r->tags = pp_calloc(r->ctx, 1, sizeof(*r->tags));
-	if (!r->tags)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	r->tags->strings = pp_strtab_new(r->ctx);
-	if (!r->tags->strings)
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	if ((err = sample_labels(r, r->tags)) < 0)
+	pp_view__release_visual(v);
+	v->tags = pp_calloc(v->ctx, 1, sizeof(*v->tags));
+	if (!v->tags)
+		return pp_error(v->ctx, PP_ENOMEM, "out of memory");
+	v->tags->strings = pp_strtab_new(v->ctx);
+	if (!v->tags->strings)
+		return pp_error(v->ctx, PP_ENOMEM, "out of memory");
+	v->tags->unit = o->tag_unit ? o->tag_unit : "minimum";
+	if ((err = sample_labels(v, v->tags)) < 0)
 		return err;
-	r->tags->bytes_key = pp_strtab_find(r->prof->strings, "bytes", 5);
-	if (r->opts.call_tree) {
-		if ((err = call_tree_graph(r, nodecount, nodefraction,
-		                           edgefraction)) < 0)
-			return err;
-		return pp_report__cache_store(r, &key);
-	}
+	v->tags->bytes_key = pp_strtab_find(g->prof->strings, "bytes", 5);
+	if (g->opts.call_tree)
+		return call_tree_view(v, nodecount, o->nodefraction,
+		                      o->edgefraction);
 
 	/* Values first, without edges (the fast pass): the node cut needs
 	 * only them, and the edges of every node would be thrown away by
 	 * it. Dropping nodes never changes the values of the nodes kept. */
-	pp_report__graph_opts(r, PP_EDGES_NONE, &go);
-	if ((err = pp_report__graph(r, &go)) < 0 ||
-	    (err = pp_report__size_order(r)) < 0)
-		return err;
-	g = r->graph;
-	collect_nodes(r);
-	pp_report__cutoffs(r, nodefraction, edgefraction, &node_cutoff,
-	                   &edge_cutoff);
-	r->dropped_nodes = 0;
-	r->dropped_edges = 0;
+	collect_nodes(v);
+	pp_graph_cutoffs(g, o->nodefraction, o->edgefraction,
+	                 g->opts.drop_negative, &node_cutoff, &edge_cutoff);
+	v->dropped_nodes = 0;
+	v->dropped_edges = 0;
 
 	if (node_cutoff > 0) {
-		uint32_t nkept = pp_report__keep_over(r, node_cutoff);
-
-		if (nkept != r->norder) {
-			r->dropped_nodes = r->norder - nkept;
-			cut = r->kept;
+		uint32_t nkept = pp_graph_keep_over(g, v->order, v->norder,
+		                                    node_cutoff, v->kept);
+		if (nkept != v->norder) {
+			v->dropped_nodes = v->norder - nkept;
+			cut = v->kept;
 		}
 	}
-	if ((err = rebuild(r, cut)) < 0)
+	if ((err = rebuild(v, cut)) < 0)
 		return err;
-	r->orig_count = r->norder;
-	if ((err = entropy_sort(r)) < 0)
+	v->orig_count = v->norder;
+	if ((err = entropy_sort(v)) < 0)
 		return err;
 	if (nodecount > 0) {
 		uint32_t count = 0, keep = (uint32_t)nodecount;
 
 		/* The count below reads the tags of at most nodecount nodes,
 		 * the first in entropy order. */
-		if ((err = want_first(r, (uint32_t)nodecount, &wanted)) < 0 ||
-		    (err = accumulate_tags(r, cut, wanted)) < 0)
+		if ((err = want_first(v, (uint32_t)nodecount, &wanted)) < 0 ||
+		    (err = accumulate_tags(v, cut, wanted)) < 0)
 			goto done;
-		trim_tags(r, node_cutoff);
-		trim_edges(r, edge_cutoff);
+		trim_tags(v, node_cutoff);
+		trim_edges(v, edge_cutoff);
 		/* Nodelets take room in the picture: count them as nodes. */
-		for (uint32_t i = 0; i < r->norder; i++) {
-			uint32_t tags = count_tags(r, r->order[i]);
+		for (uint32_t i = 0; i < v->norder; i++) {
+			uint32_t tags = count_tags(v, v->order[i]);
 
 			count +=
 			        (tags > MAX_NODELETS ? MAX_NODELETS : tags) + 1;
@@ -771,39 +731,22 @@ int pp_report__visual_graph(struct pp_report *r)
 				break;
 			}
 		}
-		if (keep < r->norder) {
-			memset(r->kept, 0, g->nnodes * sizeof(*r->kept));
+		if (keep < v->norder) {
+			memset(v->kept, 0, g->nnodes * sizeof(*v->kept));
 			for (uint32_t i = 0; i < keep; i++)
-				r->kept[r->order[i]] = true;
-			if ((err = rebuild(r, r->kept)) < 0 ||
-			    (err = entropy_sort(r)) < 0 ||
-			    (err = accumulate_tags(r, r->kept, NULL)) < 0)
+				v->kept[v->order[i]] = true;
+			if ((err = rebuild(v, v->kept)) < 0 ||
+			    (err = entropy_sort(v)) < 0 ||
+			    (err = accumulate_tags(v, v->kept, NULL)) < 0)
 				goto done;
 		}
-	} else if ((err = accumulate_tags(r, cut, NULL)) < 0) {
+	} else if ((err = accumulate_tags(v, cut, NULL)) < 0) {
 		goto done;
 	}
-	trim_tags(r, node_cutoff);
-	r->dropped_edges = trim_edges(r, edge_cutoff);
-	if ((err = remove_redundant_edges(r)) < 0)
-		goto done;
-	pp_report__select_output_unit(r);
-	err = pp_report__cache_store(r, &key);
+	trim_tags(v, node_cutoff);
+	v->dropped_edges = trim_edges(v, edge_cutoff);
+	err = remove_redundant_edges(v);
 done:
-	pp_free(r->ctx, wanted);
+	pp_free(v->ctx, wanted);
 	return err;
-}
-
-void pp_report__visual_release(struct pp_report *r)
-{
-	if (r->tags) {
-		pp_strtab_free(r->tags->strings);
-		pp_free(r->ctx, r->tags->sample_label);
-		pp_free(r->ctx, r->tags->tags);
-		pp_free(r->ctx, r->tags->slots);
-		pp_free(r->ctx, r->tags);
-		r->tags = NULL;
-	}
-	pp_free(r->ctx, r->edge_dead);
-	r->edge_dead = NULL;
 }
