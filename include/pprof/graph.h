@@ -279,6 +279,11 @@ struct pp_view {
 	bool *edge_marks;           /* peek: per node, its edges wanted */
 	int64_t edge_cutoff;        /* edges lighter than this are not shown */
 	struct pp_graph_tags *tags; /* visual: label tags per node */
+	/* What the view was made for (see pp_view_current): valid until
+	 * the graph changes; edge_regex is kept as its pattern. */
+	bool valid, visual;
+	struct pp_trim_opts made_for;
+	char *edge_pattern;
 };
 
 /* v now views g (its node names computed, its arrays sized for g). */
@@ -288,6 +293,17 @@ void pp_view_release(struct pp_view *v);
 /* No node kept or ordered (after the graph's values were restored). */
 void pp_view_reset(struct pp_view *v);
 const char *pp_view_node_name(const struct pp_view *v, uint32_t n);
+
+/* True if v is the view (visual or text) that o asks for, made since its
+ * graph last changed: a report repeated with the same trimming reuses it
+ * instead of trimming again (the shell's repeated `top`). */
+bool pp_view_current(const struct pp_view *v, bool visual,
+                     const struct pp_trim_opts *o);
+/* Forget what v was made for (its graph or unit is another report's). */
+static inline void pp_view_invalidate(struct pp_view *v)
+{
+	v->valid = false;
+}
 
 /* v->order: the graph's nodes that have any value (with drop_negative,
  * not those it leaves out), in report order (flat or, cum_sort, cum). */
@@ -299,7 +315,8 @@ int pp_view_edge_cmp(const struct pp_view *v, uint32_t a, uint32_t b);
 
 /* The text reports' trimmed graph (top, tree, peek, json) from v->graph
  * holding an aggregate's values: nodes under the cutoff dropped, the
- * first nodecount kept, then the edges asked for. */
+ * first nodecount kept, then the edges asked for. Both this and
+ * pp_view_visual record o as what v is made for. */
 int pp_view_trim(struct pp_view *v, const struct pp_trim_opts *o);
 
 /*

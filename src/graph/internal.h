@@ -21,4 +21,9 @@ int pp_graph__call_tree(struct pp_graph *g);
  * visual view or pp_view_release. */
 void pp_view__release_visual(struct pp_view *v);
 
+/* Record o as what v was made for (visual or text); v stays invalid
+ * when the peek pattern cannot be copied. */
+int pp_view__made_for(struct pp_view *v, bool visual,
+                      const struct pp_trim_opts *o);
+
 #endif

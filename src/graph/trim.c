@@ -123,6 +123,7 @@ int pp_view_trim(struct pp_view *v, const struct pp_trim_opts *o)
 	int64_t node_cutoff, edge_cutoff;
 	int err;
 
+	v->valid = false;
 	pp_graph_cutoffs(g, o->nodefraction, o->edgefraction,
 	                 g->opts.drop_negative, &node_cutoff, &edge_cutoff);
 	v->dropped_nodes = 0;
@@ -173,5 +174,5 @@ int pp_view_trim(struct pp_view *v, const struct pp_trim_opts *o)
 	}
 	v->edge_cutoff = edge_cutoff;
 	pp_graph_mark_edges(g, edge_cutoff);
-	return 0;
+	return pp_view__made_for(v, false, o);
 }

@@ -5,6 +5,7 @@
 
 #include "graph/internal.h"
 #include "util/goint.h"
+#include "util/regex.h"
 
 /* Zeroed bytes kept after a regex subject (see set_names). */
 #define REGEX_PAD 64
@@ -47,6 +48,7 @@ int pp_view_set_graph(struct pp_view *v, struct pp_ctx *ctx, struct pp_graph *g)
 
 	v->ctx = ctx;
 	v->graph = g;
+	v->valid = false;
 	pp_free(ctx, v->order);
 	pp_free(ctx, v->kept);
 	v->norder = 0;
@@ -59,6 +61,7 @@ int pp_view_set_graph(struct pp_view *v, struct pp_ctx *ctx, struct pp_graph *g)
 
 void pp_view_reset(struct pp_view *v)
 {
+	v->valid = false;
 	v->norder = 0;
 	if (v->kept)
 		memset(v->kept, 0,
@@ -88,12 +91,52 @@ void pp_view_release(struct pp_view *v)
 	pp_free(v->ctx, v->names);
 	pp_free(v->ctx, v->name_buf);
 	pp_free(v->ctx, v->edge_marks);
+	pp_free(v->ctx, v->edge_pattern);
 	memset(v, 0, sizeof(*v));
 }
 
 const char *pp_view_node_name(const struct pp_view *v, uint32_t n)
 {
 	return v->name_buf + v->names[n];
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return !a == !b && (!a || strcmp(a, b) == 0);
+}
+
+bool pp_view_current(const struct pp_view *v, bool visual,
+                     const struct pp_trim_opts *o)
+{
+	const struct pp_trim_opts *m = &v->made_for;
+	const char *want =
+	        o->edge_regex ? pp_regex_pattern(o->edge_regex) : NULL;
+
+	return v->graph && v->valid && v->visual == visual &&
+	       m->nodecount == o->nodecount &&
+	       m->nodefraction == o->nodefraction &&
+	       m->edgefraction == o->edgefraction &&
+	       m->cum_sort == o->cum_sort && m->all_edges == o->all_edges &&
+	       same_str(v->edge_pattern, want) &&
+	       same_str(m->tag_unit, o->tag_unit);
+}
+
+int pp_view__made_for(struct pp_view *v, bool visual,
+                      const struct pp_trim_opts *o)
+{
+	char *pattern = NULL;
+
+	v->valid = false;
+	if (o->edge_regex &&
+	    !(pattern = pp_strdup(v->ctx, pp_regex_pattern(o->edge_regex))))
+		return pp_error(v->ctx, PP_ENOMEM, "out of memory");
+	pp_free(v->ctx, v->edge_pattern);
+	v->edge_pattern = pattern;
+	v->made_for = *o;
+	v->made_for.edge_regex = NULL; /* borrowed: not kept */
+	v->visual = visual;
+	v->valid = true;
+	return 0;
 }
 
 /* fmt.Sprint of pprof's NodeInfo, its last-resort tie-breaker. */

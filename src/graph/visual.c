@@ -664,7 +664,7 @@ done:
 	return err;
 }
 
-int pp_view_visual(struct pp_view *v, const struct pp_trim_opts *o)
+static int make_visual(struct pp_view *v, const struct pp_trim_opts *o)
 {
 	struct pp_graph *g = v->graph;
 	int64_t node_cutoff, edge_cutoff;
@@ -749,4 +749,14 @@ int pp_view_visual(struct pp_view *v, const struct pp_trim_opts *o)
 done:
 	pp_free(v->ctx, wanted);
 	return err;
+}
+
+int pp_view_visual(struct pp_view *v, const struct pp_trim_opts *o)
+{
+	int err;
+
+	v->valid = false;
+	if ((err = make_visual(v, o)) < 0)
+		return err;
+	return pp_view__made_for(v, true, o);
 }

@@ -317,7 +317,7 @@ int pp_report_callgrind(struct pp_report *r, FILE *out)
 		err = pp_error(r->ctx, PP_EIO, "write error");
 done:
 	/* The graph's edges and unit are this report's own. */
-	r->cached.valid = false;
+	pp_view_invalidate(&r->view);
 	pp_free(r->ctx, c.file);
 	pp_free(r->ctx, c.fn_index);
 	pp_free(r->ctx, c.fn_count);

@@ -46,21 +46,6 @@ struct pp_report {
 	 * speedscope) and kept while the options stay the same. */
 	struct pp_tree *tree;
 
-	/* What r->graph and the view were last built for:
-	 * a report repeated with the same key reuses them instead of passing
-	 * over the samples again (the shell's repeated `top`). Cleared by
-	 * pp_report__graph, which every other graph-building path calls. */
-	struct pp_report__cache_key {
-		bool valid;
-		bool visual;
-		bool all_edges;
-		bool trim;
-		bool cum_sort;
-		int nodecount;
-		double nodefraction, edgefraction;
-		/* edge_regex's pattern (owned copy), or NULL */
-		char *edge_pattern;
-	} cached;
 	/* How many times the samples were aggregated into a graph (for
 	 * tests and the benchmark of the shell's cache). */
 	unsigned long long graph_builds;

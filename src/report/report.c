@@ -10,7 +10,6 @@
 #include "report/internal.h"
 #include "util/goint.h"
 #include "util/path.h"
-#include "util/regex.h"
 
 int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                   const struct pp_report_opts *opts, struct pp_report **out)
@@ -71,7 +70,6 @@ void pp_report_free(struct pp_report *r)
 	pp_tree_free(r->tree);
 	pp_free(r->ctx, r->sample_unit);
 	pp_view_release(&r->view);
-	pp_free(r->ctx, r->cached.edge_pattern);
 	pp_free(r->ctx, r->num_units);
 	pp_free(r->ctx, r);
 }
@@ -229,7 +227,7 @@ int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 {
 	int err;
 
-	r->cached.valid = false;
+	pp_view_invalidate(&r->view);
 	r->output_unit = r->opts.unit;
 	if (r->graph && r->graph_values && same_aggregate(&r->graph_opts, go)) {
 		/* The same aggregate: its node table and names stand. */
@@ -240,6 +238,7 @@ int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 	}
 	pp_graph_free(r->graph);
 	r->graph = NULL;
+	r->view.graph = NULL;
 	pp_free(r->ctx, r->graph_values);
 	r->graph_values = NULL;
 	r->graph_builds++;
@@ -256,68 +255,12 @@ int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 	return pp_view_set_graph(&r->view, r->ctx, r->graph);
 }
 
-/* The cache key of the view a report asks for now. */
-static struct pp_report__cache_key cache_key(const struct pp_report *r,
-                                             bool visual)
-{
-	struct pp_report__cache_key k;
-
-	memset(&k, 0, sizeof(k));
-	k.valid = true;
-	k.visual = visual;
-	k.all_edges = r->all_edges;
-	k.trim = r->opts.trim;
-	k.cum_sort = r->opts.cum_sort;
-	k.nodecount = r->opts.nodecount;
-	k.nodefraction = r->opts.nodefraction;
-	k.edgefraction = r->opts.edgefraction;
-	return k;
-}
-
-/* True if r->graph and the view were built for k (and are still
- * intact). */
-static bool cache_hit(const struct pp_report *r,
-                      const struct pp_report__cache_key *k)
-{
-	const struct pp_report__cache_key *c = &r->cached;
-
-	const char *want =
-	        r->edge_regex ? pp_regex_pattern(r->edge_regex) : NULL;
-
-	if (!c->edge_pattern != !want ||
-	    (want && strcmp(c->edge_pattern, want) != 0))
-		return false;
-	return r->graph && c->valid && c->visual == k->visual &&
-	       c->all_edges == k->all_edges && c->trim == k->trim &&
-	       c->cum_sort == k->cum_sort && c->nodecount == k->nodecount &&
-	       c->nodefraction == k->nodefraction &&
-	       c->edgefraction == k->edgefraction;
-}
-
-/* Record key (and the peek pattern, copied) as what the view is for. */
-static int cache_store(struct pp_report *r,
-                       const struct pp_report__cache_key *key)
-{
-	char *pattern = NULL;
-
-	if (r->edge_regex &&
-	    !(pattern = pp_strdup(r->ctx, pp_regex_pattern(r->edge_regex))))
-		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	pp_free(r->ctx, r->cached.edge_pattern);
-	r->cached = *key;
-	r->cached.edge_pattern = pattern;
-	return 0;
-}
-
 int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 {
-	struct pp_report__cache_key key = cache_key(r, visual);
 	struct pp_trim_opts topts = {0};
 	struct pp_graph_opts go;
 	int err;
 
-	if (cache_hit(r, &key))
-		return 0;
 	topts.nodecount = r->opts.nodecount;
 	topts.nodefraction = r->opts.nodefraction;
 	topts.edgefraction = r->opts.edgefraction;
@@ -332,6 +275,9 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 		topts.nodecount = 0;
 		topts.nodefraction = topts.edgefraction = 0;
 	}
+	/* The view of these options, made since the graph last changed. */
+	if (pp_view_current(&r->view, visual, &topts))
+		return 0;
 	/* Values first; the view adds the edges it needs (a call tree comes
 	 * with its edges, which are its shape). */
 	pp_report__graph_opts(r, PP_EDGES_NONE, &go);
@@ -345,7 +291,7 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 	                  : pp_view_trim(&r->view, &topts)) < 0)
 		return err;
 	pp_report__select_output_unit(r);
-	return cache_store(r, &key);
+	return 0;
 }
 
 /* ---- header lines -------------------------------------------------------- */

@@ -1,0 +1,165 @@
+/* The view (pprof/graph.h): the trimmed graph a report prints, made from
+ * an aggregate's values, and what it remembers it was made for (the view
+ * stage of the session's cache). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "pprof/graph.h"
+#include "pprof/source.h"
+#include "util/regex.h"
+
+struct fixture {
+	struct pp_ctx ctx;
+	struct pp_profile *prof;
+	struct pp_graph *g;
+	int64_t *values;
+	struct pp_view v;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct pp_ctx init = PP_CTX_INIT;
+	struct pp_graph_opts go = {0};
+
+	f->ctx = init;
+	if (pp_source_open(&f->ctx, "testdata/go/cpu.pb.gz", &f->prof) < 0 ||
+	    pp_profile_sample_index(f->prof, NULL, &go.sample_index) < 0 ||
+	    pp_graph_new(&f->ctx, f->prof, &go, &f->g) < 0 ||
+	    pp_graph_save_values(f->g, &f->values) < 0 ||
+	    pp_view_set_graph(&f->v, &f->ctx, f->g) < 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	pp_view_release(&f->v);
+	pp_free(&f->ctx, f->values);
+	pp_graph_free(f->g);
+	pp_profile_free(f->prof);
+	free(f);
+	return 0;
+}
+
+/* Back to the aggregate, as a report does before trimming again. */
+static void restore(struct fixture *f)
+{
+	pp_graph_restore_values(f->g, f->values);
+	pp_view_reset(&f->v);
+}
+
+/* The first nodecount nodes, by flat; the view knows what it is for. */
+static void test_view__text_trim(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_trim_opts o = {.nodecount = 5};
+	const struct pp_graph *g = f->g;
+
+	restore(f);
+	assert_false(pp_view_current(&f->v, false, &o));
+	assert_int_equal(pp_view_trim(&f->v, &o), 0);
+	assert_int_equal(f->v.norder, 5);
+	assert_true(f->v.orig_count > 5);
+	for (uint32_t i = 1; i < f->v.norder; i++)
+		assert_true(llabs(g->nodes[f->v.order[i - 1]].flat) >=
+		            llabs(g->nodes[f->v.order[i]].flat));
+	assert_true(pp_view_current(&f->v, false, &o));
+	/* Another nodecount, order, mode or a changed graph: not current. */
+	o.nodecount = 6;
+	assert_false(pp_view_current(&f->v, false, &o));
+	o.nodecount = 5;
+	o.cum_sort = true;
+	assert_false(pp_view_current(&f->v, false, &o));
+	o.cum_sort = false;
+	assert_false(pp_view_current(&f->v, true, &o));
+	restore(f);
+	assert_false(pp_view_current(&f->v, false, &o));
+
+	/* No nodecount: every node with a value. */
+	o.nodecount = 0;
+	assert_int_equal(pp_view_trim(&f->v, &o), 0);
+	assert_int_equal(f->v.norder, f->v.orig_count);
+	assert_int_equal(f->v.dropped_nodes, 0);
+}
+
+/* A node fraction drops the light nodes and counts them. */
+static void test_view__node_cutoff(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_trim_opts all = {0}, cut = {.nodefraction = 0.05};
+	uint32_t every;
+
+	restore(f);
+	assert_int_equal(pp_view_trim(&f->v, &all), 0);
+	every = f->v.norder;
+	restore(f);
+	assert_int_equal(pp_view_trim(&f->v, &cut), 0);
+	assert_true(f->v.dropped_nodes > 0);
+	assert_int_equal(f->v.norder + f->v.dropped_nodes, every);
+}
+
+/* The picture's view: entropy order, tags and dead edges, kept apart
+ * from the text view by pp_view_current. */
+static void test_view__visual(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_trim_opts o = {.nodecount = 10, .tag_unit = "minimum"};
+
+	restore(f);
+	assert_int_equal(pp_view_visual(&f->v, &o), 0);
+	assert_non_null(f->v.tags);
+	assert_non_null(f->v.edge_dead);
+	assert_true(f->v.norder > 0 && f->v.norder <= 10);
+	assert_true(f->g->nedges > 0);
+	assert_true(pp_view_current(&f->v, true, &o));
+	assert_false(pp_view_current(&f->v, false, &o));
+	o.tag_unit = "ms";
+	assert_false(pp_view_current(&f->v, true, &o));
+}
+
+/* peek's edges: the pattern is part of what the view is for. */
+static void test_view__peek_pattern(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_regex *a = NULL, *b = NULL, *a2 = NULL;
+	struct pp_trim_opts o = {.all_edges = true};
+
+	assert_int_equal(pp_regex_compile(&f->ctx, "test", "main", &a), 0);
+	assert_int_equal(pp_regex_compile(&f->ctx, "test", "runtime", &b), 0);
+	assert_int_equal(pp_regex_compile(&f->ctx, "test", "main", &a2), 0);
+	restore(f);
+	o.edge_regex = a;
+	assert_int_equal(pp_view_trim(&f->v, &o), 0);
+	assert_non_null(f->v.edge_marks);
+	assert_true(pp_view_current(&f->v, false, &o));
+	o.edge_regex = a2; /* the same pattern, compiled again */
+	assert_true(pp_view_current(&f->v, false, &o));
+	o.edge_regex = b;
+	assert_false(pp_view_current(&f->v, false, &o));
+	o.edge_regex = NULL;
+	assert_false(pp_view_current(&f->v, false, &o));
+	pp_regex_free(a);
+	pp_regex_free(b);
+	pp_regex_free(a2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_view__text_trim),
+	        cmocka_unit_test(test_view__node_cutoff),
+	        cmocka_unit_test(test_view__visual),
+	        cmocka_unit_test(test_view__peek_pattern),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
