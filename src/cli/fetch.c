@@ -12,15 +12,26 @@
 int pp_cli_fetch_init(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                       const char *const *sources, size_t nsources)
 {
-	bool any = false;
+	const char *url = NULL;
+	char detail[sizeof(ctx->message)], *shown;
+	int err;
 
-	for (size_t i = 0; i < cfg->base.n && !any; i++)
-		any = pp_fetch_is_url(cfg->base.v[i]);
-	for (size_t i = 0; i < cfg->diff_base.n && !any; i++)
-		any = pp_fetch_is_url(cfg->diff_base.v[i]);
-	for (size_t i = 0; i < nsources && !any; i++)
-		any = pp_fetch_is_url(sources[i]);
-	return any ? pp_fetch_global_init(ctx) : 0;
+	for (size_t i = 0; i < nsources && !url; i++)
+		url = pp_fetch_is_url(sources[i]) ? sources[i] : NULL;
+	for (size_t i = 0; i < cfg->base.n && !url; i++)
+		url = pp_fetch_is_url(cfg->base.v[i]) ? cfg->base.v[i] : NULL;
+	for (size_t i = 0; i < cfg->diff_base.n && !url; i++)
+		url = pp_fetch_is_url(cfg->diff_base.v[i]) ? cfg->diff_base.v[i]
+		                                           : NULL;
+	if (!url || (err = pp_fetch_global_init(ctx)) >= 0)
+		return 0;
+	/* libcurl could not be loaded or started: say for which URL. */
+	if (!(shown = pp_fetch_redact(ctx, url)))
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	memcpy(detail, ctx->message, sizeof(detail));
+	err = pp_error(ctx, err, "%s: %s", shown, detail);
+	pp_free(ctx, shown);
+	return err;
 }
 
 void pp_cli_fetch_cleanup(void)

@@ -43,6 +43,20 @@ static int malformed_url(struct pp_ctx *ctx, const char *source)
 	return err;
 }
 
+/* pprof's "profile has no samples" (a profile with no sample types, such
+ * as a legacy heap profile with no sample line), naming the source. */
+static int no_samples(struct pp_ctx *ctx, const char *source)
+{
+	char *shown = pp_fetch_redact(ctx, source);
+	int err;
+
+	if (!shown)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	err = pp_error(ctx, PP_EFORMAT, "%s: profile has no samples", shown);
+	pp_free(ctx, shown);
+	return err;
+}
+
 /*
  * Read sources[0..n-1] into profs[0..n-1] (NULL on entry): the files
  * first (a missing one fails before a 30-second fetch), then every URL at
@@ -260,7 +274,9 @@ int pp_session__load(struct pp_ctx *ctx, const struct pp_load_opts *o,
 	if ((err = open_sources(ctx, o, sources, data, n, profs, &remote)) < 0)
 		goto done;
 	for (size_t i = 0; i < n; i++)
-		if ((err = pp_profile_locate(profs[i], executable)) < 0 ||
+		if ((profs[i]->nsample_types == 0 &&
+		     (err = no_samples(ctx, sources[i])) < 0) ||
+		    (err = pp_profile_locate(profs[i], executable)) < 0 ||
 		    (err = set_build_id(profs[i], o->buildid)) < 0 ||
 		    (remote && !data && pp_fetch_is_url(sources[i]) &&
 		     (err = collect_sources(ctx, o, sources[i], profs[i], &r)) <

@@ -669,7 +669,8 @@ static int run_all(struct pp_ctx *ctx, struct fetch *fs, size_t n,
 
 	*failed = n;
 	if (!multi)
-		return pp_error(ctx, PP_EFETCH, "cannot start libcurl");
+		return pp_error(ctx, PP_EFETCH, "%s%s: cannot start libcurl",
+		                fs[0].name, n > 1 ? " and the other URLs" : "");
 	for (; added < n; added++)
 		if (curl_multi_add_handle(multi, fs[added].curl) != CURLM_OK) {
 			err = pp_error(ctx, PP_EFETCH,
@@ -679,12 +680,17 @@ static int run_all(struct pp_ctx *ctx, struct fetch *fs, size_t n,
 		}
 	while (running && *failed == n) {
 		CURLMsg *m;
+		CURLMcode mc;
 		int left;
 
-		if (curl_multi_perform(multi, &running) != CURLM_OK ||
-		    (running &&
-		     curl_multi_poll(multi, NULL, 0, 1000, NULL) != CURLM_OK)) {
-			err = pp_error(ctx, PP_EFETCH, "libcurl failed");
+		if ((mc = curl_multi_perform(multi, &running)) != CURLM_OK ||
+		    (running && (mc = curl_multi_poll(multi, NULL, 0, 1000,
+		                                      NULL)) != CURLM_OK)) {
+			/* Every transfer stops: the first is named. */
+			err = pp_error(ctx, PP_EFETCH,
+			               "%s%s: libcurl failed: %s", fs[0].name,
+			               n > 1 ? " and the other URLs" : "",
+			               curl_multi_strerror(mc));
 			goto done;
 		}
 		fetch_progress(ctx, fs, n);

@@ -309,6 +309,20 @@ static int function_named(struct pp_profile *p, struct names *t, pp_str s,
 	return 0;
 }
 
+/* An answer, or the query for it, that cannot be used: pprof's words for
+ * it after the handler's URL (without credentials). */
+static int name_url(struct pp_ctx *ctx, const char *url, int err)
+{
+	char detail[sizeof(ctx->message)], *shown;
+
+	memcpy(detail, ctx->message, sizeof(detail));
+	if (!(shown = pp_fetch_redact(ctx, url)))
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	err = pp_error(ctx, err, "%s: %s", shown, detail);
+	pp_free(ctx, shown);
+	return err;
+}
+
 /* Symbolize mapping m from the symbolz handler at url. */
 static int symbolize_mapping(struct pp_ctx *ctx, struct pp_profile *p,
                              uint32_t m, const char *url, int64_t offset,
@@ -329,13 +343,16 @@ static int symbolize_mapping(struct pp_ctx *ctx, struct pp_profile *p,
 
 		if (loc->mapping != m || loc->address == 0 || loc->line_count)
 			continue;
-		if (!adjust(loc->address, offset, &a))
-			return pp_error(
-			        ctx, PP_EFORMAT,
-			        "cannot adjust address %llu by %lld, it "
-			        "would overflow",
-			        (unsigned long long)loc->address,
-			        (long long)offset);
+		if (!adjust(loc->address, offset, &a)) {
+			err = name_url(
+			        ctx, url,
+			        pp_error(ctx, PP_EFORMAT,
+			                 "cannot adjust address %llu by %lld, "
+			                 "it would overflow",
+			                 (unsigned long long)loc->address,
+			                 (long long)offset));
+			goto done;
+		}
 		w = snprintf(word, sizeof(word), "%s%#llx", qlen ? "+" : "",
 		             (unsigned long long)a);
 		if ((err = pp_grow(ctx, (void **)&query, &qcap,
@@ -369,7 +386,7 @@ static int symbolize_mapping(struct pp_ctx *ctx, struct pp_profile *p,
 			err = pp_error(ctx, PP_EFORMAT,
 			               "unexpected parse failure %.*s",
 			               (int)hexlen, hex);
-			goto done;
+			goto bad_answer;
 		}
 		memcpy(digits, hex, hexlen);
 		digits[hexlen] = '\0';
@@ -377,7 +394,7 @@ static int symbolize_mapping(struct pp_ctx *ctx, struct pp_profile *p,
 		if (*end || hexlen > 18) {
 			err = pp_error(ctx, PP_EFORMAT,
 			               "unexpected parse failure %s", digits);
-			goto done;
+			goto bad_answer;
 		}
 		if (!adjust(addr, -offset, &addr)) {
 			err = pp_error(ctx, PP_EFORMAT,
@@ -385,7 +402,7 @@ static int symbolize_mapping(struct pp_ctx *ctx, struct pp_profile *p,
 			               "%lld, it would overflow",
 			               (unsigned long long)addr,
 			               (long long)-offset);
-			goto done;
+			goto bad_answer;
 		}
 		/* One function per name in this answer, as pprof's. */
 		{
@@ -430,6 +447,9 @@ static int symbolize_mapping(struct pp_ctx *ctx, struct pp_profile *p,
 		loc->line_first = (uint32_t)p->nlines++;
 		loc->line_count = 1;
 	}
+	goto done;
+bad_answer:
+	err = name_url(ctx, url, err);
 	goto done;
 nomem:
 	err = pp_error(ctx, PP_ENOMEM, "out of memory");

@@ -42,6 +42,15 @@ printf '\x32\x00' >>"$TMP/types.pb"
 run top "$TMP/types.pb"
 expect_status 1 "1025 sample types"
 expect_err_line "^pprof-c: $TMP/types.pb: too many sample types$" "1025 sample types"
+# A legacy heap profile with no sample line has no sample types: pprof's
+# words, after the file (and only that file among several).
+printf -- '--- heapz 1 ---\nfoo\n' >"$TMP/nosamples.heapz"
+for args in "$TMP/nosamples.heapz" "$GOOD $TMP/nosamples.heapz"; do
+	# shellcheck disable=SC2086 # two file names
+	run top $args
+	expect_status 1 "no samples: $args"
+	expect_err_line "^pprof-c: $TMP/nosamples.heapz: profile has no samples$" "no samples: $args"
+done
 
 # A binary named explicitly that cannot give symbols is said so, even
 # when the profile needs none: an ELF header alone, the first 16 bytes,

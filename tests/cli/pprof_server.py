@@ -17,6 +17,9 @@ serves until killed (or for at most five minutes):
                            environment's SYMBOLZ_LOG, if set
     /other/profile         PROFILE again: its symbolz URL is /other/symbolz,
                            which answers 404
+    /bad/profile           PROFILE again: its symbolz URL is /bad/symbolz,
+                           whose POST answers an address too long for
+                           64 bits (pprof's "unexpected parse failure")
 
 With --tls the server speaks HTTPS with CERT and KEY and requires a client
 certificate signed by the CA in CA: a client without one fails the
@@ -62,7 +65,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         path = self.path.split("?")[0]
-        if path in ("/debug/pprof/profile", "/other/profile"):
+        if path in ("/debug/pprof/profile", "/other/profile", "/bad/profile"):
             self.answer(200, PROFILE)
         elif path == "/debug/pprof/symbol":
             self.answer(200, b"num_symbols: 1\n")
@@ -72,6 +75,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         path = self.path.split("?")[0]
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        if path == "/bad/symbolz":
+            self.answer(200, b"0x1234567890abcdef12 toolong\n")
+            return
         if path != "/debug/pprof/symbol":
             self.answer(404, b"unknown path\n")
             return

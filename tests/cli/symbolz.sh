@@ -83,6 +83,14 @@ if [ "$(wc -l <"$TMP/err")" -eq 2 ] && tail -n1 "$TMP/err" |
 	grep -q "^pprof-c: http post http://127.0.0.1:$PORT/other/symbolz: server response: 404$"; then ok; else
 	bad "symbolz 404: $(cat "$TMP/err")"
 fi
+# An answer that cannot be read fails the load with pprof's words, after
+# the handler it came from.
+run top -symbolize=remote "http://127.0.0.1:$PORT/bad/profile"
+expect_status 1 "symbolz answer unreadable"
+if [ "$(wc -l <"$TMP/err")" -eq 2 ] && tail -n1 "$TMP/err" |
+	grep -q "^pprof-c: http://127.0.0.1:$PORT/bad/symbolz: unexpected parse failure 0x1234567890abcdef12$"; then ok; else
+	bad "symbolz answer unreadable: $(cat "$TMP/err")"
+fi
 
 # fastlocal: function names from the symbol tables, no files, lines or
 # inlined frames (nm's answer; go tool pprof's nm path names nothing in
