@@ -111,6 +111,16 @@ static inline int pp_interrupted(const struct pp_ctx *ctx)
 /* PP_EINTR with its message, for the loops that check pp_interrupted. */
 int pp_error_interrupted(struct pp_ctx *ctx);
 
+/* For the i-th turn of a long loop: every 1024th turn (i a multiple of
+ * 1024, so the first too), PP_EINTR with its message when the work was
+ * asked to stop; else 0. Cheap enough for any loop over samples. */
+static inline int pp_interrupt_poll(struct pp_ctx *ctx, size_t i)
+{
+	return (i & 0x3ff) == 0 && pp_interrupted(ctx)
+	               ? pp_error_interrupted(ctx)
+	               : 0;
+}
+
 /* The detail of the last error recorded in ctx ("" when none). */
 const char *pp_ctx_message(const struct pp_ctx *ctx);
 

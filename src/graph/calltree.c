@@ -131,6 +131,8 @@ int pp_graph__call_tree(struct pp_graph *g)
 		uint32_t parent = PP_NONE;
 
 		g->sample_leaf[si] = PP_NONE;
+		if ((err = pp_interrupt_poll(g->ctx, si)) < 0)
+			goto done;
 		if (w == 0 && dw == 0)
 			continue;
 		/* From the root: each location's outermost line first. */

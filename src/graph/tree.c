@@ -358,6 +358,8 @@ static int distinct_stacks(struct builder *b, uint32_t *out)
 		uint64_t h = ahead[s % (2 * AHEAD)];
 		uint32_t tag = (uint32_t)(h >> 32);
 
+		if ((err = pp_interrupt_poll(t->ctx, s)) < 0)
+			goto done;
 		if (s + 2 * AHEAD < n) {
 			uint64_t h2 = sample_hash(b, s + 2 * AHEAD);
 
@@ -425,10 +427,12 @@ static int build_top(struct builder *b)
 /* Build the children on b's stack, each completely before the next. */
 static int build_tasks(struct builder *b)
 {
+	size_t turn = 0;
 	int err;
 
 	while (b->ntasks > 0)
-		if ((err = build_top(b)) < 0)
+		if ((err = pp_interrupt_poll(b->t->ctx, ++turn)) < 0 ||
+		    (err = build_top(b)) < 0)
 			return err;
 	return 0;
 }
@@ -575,6 +579,7 @@ static int add_samples(struct builder *b)
 	pthread_t helper;
 	bool parallel, split = false, threaded = false;
 	uint64_t budget = 1u << 20; /* tasks looked at for a cut */
+	size_t turn = 0;
 	uint32_t m;
 	int err;
 
@@ -607,7 +612,8 @@ static int add_samples(struct builder *b)
 			                          &pt) == 0;
 		}
 		budget -= budget >= b->ntasks ? b->ntasks : budget;
-		if ((err = build_top(b)) < 0)
+		if ((err = pp_interrupt_poll(t->ctx, ++turn)) < 0 ||
+		    (err = build_top(b)) < 0)
 			goto done;
 	}
 done:

@@ -91,6 +91,8 @@ static void put_samples(struct buf *b, const struct pp_profile *p,
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *v = pp_profile_sample_values(p, s);
 
+		if ((b->err = pp_interrupt_poll(b->ctx, s)) < 0)
+			break;
 		if (drop_stackless && smp->loc_count == 0)
 			continue;
 		for (uint32_t k = 0; k < smp->loc_count; k++)

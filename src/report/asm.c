@@ -266,11 +266,13 @@ static int scan_mapping(struct builder *b, uint32_t m, const uint32_t *nmap)
 		qsort(b->nodes, b->nnodes, sizeof(*b->nodes), by_addr);
 	if ((err = pp_symbolizer_functions(b->s, path, &syms, &nsyms)) < 0)
 		return err;
-	for (size_t i = 0, nalias; i < nsyms; i += nalias) {
+	for (size_t i = 0, nalias, turn = 0; i < nsyms; i += nalias) {
 		const struct pp_func_sym *y = &syms[i];
 		bool holds = false, named = false;
 		size_t lo = 0, hi = b->nnodes, end;
 
+		if ((err = pp_interrupt_poll(r->ctx, turn++)) < 0)
+			return err;
 		/* Aliases (the same range under several names) are one
 		 * routine, matched by any of its names. */
 		for (nalias = 0;
@@ -316,6 +318,9 @@ static int scan_mapping(struct builder *b, uint32_t m, const uint32_t *nmap)
 			if (k == end)
 				continue;
 		}
+		/* Each routine is disassembled: look every time. */
+		if (pp_interrupted(r->ctx))
+			return pp_error_interrupted(r->ctx);
 		if ((err = add_routine(b, path, y, nalias, lo, end)) < 0)
 			return err;
 	}

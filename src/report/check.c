@@ -88,6 +88,9 @@ int pp_report_check(struct pp_ctx *ctx, const struct pp_profile *before,
 			double ocum = 0, oflat = 0, measured;
 			uint32_t o;
 
+			/* A match is looked up by name in the old side. */
+			if ((err = pp_interrupt_poll(ctx, i)) < 0)
+				goto done;
 			if (!pp_regex_matchz(re, name))
 				continue;
 			o = find_node(&old, name);

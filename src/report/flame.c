@@ -400,6 +400,7 @@ static int layout(struct flame *f)
 	int64_t *tiny = NULL;
 	uint32_t *ntiny = NULL;
 	uint32_t n;
+	size_t turn = 0;
 	int err = 0;
 
 	pos = pp_calloc(f->r->ctx, levels, sizeof(*pos));
@@ -418,6 +419,8 @@ static int layout(struct flame *f)
 		int64_t v = frame_value(f, n);
 		double w = (double)v * f->scale;
 
+		if ((err = pp_interrupt_poll(f->r->ctx, ++turn)) < 0)
+			goto done;
 		if (v > 0 && w < f->minwidth) {
 			tiny[d] += v;
 			ntiny[d]++;

@@ -50,7 +50,8 @@ int pp_report_folded(struct pp_report *r, FILE *out)
 		uint32_t d = nodes[i].depth, f = nodes[i].frame;
 		size_t at = d == 1 ? 0 : end[d - 1] + 1;
 
-		if ((err = pp_grow(r->ctx, (void **)&path, &cap,
+		if ((err = pp_interrupt_poll(r->ctx, i)) < 0 ||
+		    (err = pp_grow(r->ctx, (void **)&path, &cap,
 		                   at + len[f] + 1, 1)) < 0)
 			goto done;
 		if (d > 1)

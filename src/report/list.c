@@ -260,6 +260,8 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
 		const struct pp_node *node = &r->graph->nodes[n];
 		pp_str name = node->info.name;
 
+		if ((err = pp_interrupt_poll(r->ctx, n)) < 0)
+			goto done;
 		if (node->flat == 0 && node->cum == 0)
 			continue;
 		if (r->opts.drop_negative &&
@@ -290,6 +292,11 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
 	for (size_t i = 0, j; i < nm; i = j) {
 		bool any_file = false;
 
+		/* Each function reads its files: look at every one. */
+		if (pp_interrupted(r->ctx)) {
+			err = pp_error_interrupted(r->ctx);
+			goto done;
+		}
 		for (j = i; j < nm && strcmp(m[j].name, m[i].name) == 0; j++)
 			any_file = any_file || m[j].file[0];
 		if (!any_file) {

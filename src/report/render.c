@@ -119,12 +119,20 @@ int pp_report_render(struct pp_report *r, const char *format, FILE *out)
 		free(why);
 		goto done;
 	}
+	/* graphviz's layout is one call that cannot be interrupted: a
+	 * Ctrl-C in the shell (pp_ctx.interrupt) stops the report only when
+	 * it returns, before rendering. Its time grows with the node count
+	 * (nodecount), not with the profile's size. */
 	if (gvLayout(gvc, g, "dot") != 0) {
 		err = pp_error(r->ctx, PP_EUNSUPPORTED,
 		               "graphviz: no dot layout engine");
 		goto done;
 	}
 	laid_out = true;
+	if (pp_interrupted(r->ctx)) {
+		err = pp_error_interrupted(r->ctx);
+		goto done;
+	}
 	if (gvRenderData(gvc, g, format, &data, &len) != 0 || !data) {
 		err = pp_error(r->ctx, PP_EUNSUPPORTED,
 		               "graphviz: cannot render %s", format);

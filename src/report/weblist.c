@@ -599,7 +599,11 @@ static int print_files(struct wl *w, const struct sink *k)
 		for (size_t f = 0; f < nfns; f++) {
 			if (fns[f].cum == 0)
 				continue;
-			if ((err = print_function(w, k, w->recs + i, j - i,
+			/* Each function reads its source: look every time. */
+			if (pp_interrupted(w->r->ctx))
+				err = pp_error_interrupted(w->r->ctx);
+			if (err < 0 ||
+			    (err = print_function(w, k, w->recs + i, j - i,
 			                          &fns[f], first_fn)) < 0) {
 				pp_free(w->r->ctx, fns);
 				return err;

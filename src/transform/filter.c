@@ -121,7 +121,8 @@ int pp_work_build(struct pp_work *w, struct pp_profile **out)
 		const uint32_t *idx = pp_work__lines(w, l);
 		uint32_t n = w->nlines[l];
 
-		if ((err = pp_grow(ctx, (void **)&lines, &cap_lines, n + 1,
+		if ((err = pp_interrupt_poll(ctx, l)) < 0 ||
+		    (err = pp_grow(ctx, (void **)&lines, &cap_lines, n + 1,
 		                   sizeof(*lines))) < 0)
 			goto done;
 		for (uint32_t i = 0; i < n; i++)
@@ -135,6 +136,8 @@ int pp_work_build(struct pp_work *w, struct pp_profile **out)
 		const int64_t *values = pp_profile_sample_values(src, s);
 		size_t nl = 0;
 
+		if ((err = pp_interrupt_poll(ctx, s)) < 0)
+			goto done;
 		if (!w->keep[s])
 			continue;
 		if (w->values)
@@ -359,6 +362,9 @@ static int by_name(struct pp_work *w, struct regexes *rx)
 	for (uint32_t l = 0; l < p->nlocations; l++) {
 		uint32_t map = p->locations[l].mapping;
 
+		/* A regex can take long on each of many names. */
+		if ((err = pp_interrupt_poll(ctx, l)) < 0)
+			goto done;
 		if (rx->ignore && match_location(&mi, w, l)) {
 			im = true;
 			fi[l] = FI_IGNORE;
@@ -388,6 +394,8 @@ static int by_name(struct pp_work *w, struct regexes *rx)
 		uint32_t *stack = pp_work__stack(w, s), n = 0;
 		bool focused = false;
 
+		if ((err = pp_interrupt_poll(ctx, s)) < 0)
+			goto done;
 		if (!w->keep[s])
 			continue;
 		for (uint32_t i = 0; i < w->nlocs[s]; i++) {
@@ -449,6 +457,8 @@ static int show_from(struct pp_work *w, const struct pp_regex *re)
 	for (uint32_t l = 0; l < p->nlocations; l++) {
 		const uint32_t *idx = pp_work__lines(w, l);
 
+		if ((err = pp_interrupt_poll(ctx, l)) < 0)
+			goto done;
 		if (match_mapping(&m, p->locations[l].mapping)) {
 			from[l] = matched = true;
 			continue;
@@ -467,6 +477,8 @@ static int show_from(struct pp_work *w, const struct pp_regex *re)
 		const uint32_t *stack = pp_work__stack(w, s);
 		uint32_t i;
 
+		if ((err = pp_interrupt_poll(ctx, s)) < 0)
+			goto done;
 		if (!w->keep[s])
 			continue;
 		for (i = w->nlocs[s]; i-- > 0;)
@@ -513,6 +525,8 @@ static int prune_from(struct pp_work *w, const struct pp_regex *re)
 	for (uint32_t l = 0; l < p->nlocations; l++) {
 		const uint32_t *idx = pp_work__lines(w, l);
 
+		if ((err = pp_interrupt_poll(ctx, l)) < 0)
+			goto done;
 		for (uint32_t i = 0; i < w->nlines[l]; i++) {
 			if (match_line(&m, idx[i])) {
 				beneath[l] = true;
@@ -524,6 +538,8 @@ static int prune_from(struct pp_work *w, const struct pp_regex *re)
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const uint32_t *stack = pp_work__stack(w, s);
 
+		if ((err = pp_interrupt_poll(ctx, s)) < 0)
+			goto done;
 		if (!w->keep[s])
 			continue;
 		for (uint32_t i = 0; i < w->nlocs[s]; i++) {

@@ -228,6 +228,8 @@ int pp_profile_label_frames(struct pp_ctx *ctx, const struct pp_profile *in,
 		size_t first = nstack;
 		pp_str name;
 
+		if ((err = pp_interrupt_poll(ctx, s)) < 0)
+			goto done;
 		/* pprof makes the root frames first, keys last to first,
 		 * then the leaf frames likewise: that order numbers them. */
 		for (size_t i = root.n; i-- > 0;) {

@@ -437,6 +437,8 @@ static int map_samples(struct merger *m)
 		const struct pp_sample *smp = &src->samples[s];
 
 		hashes[s] = 0;
+		if ((err = pp_interrupt_poll(m->ctx, s)) < 0)
+			goto done;
 		if (is_zero(pp_profile_sample_values(src, s),
 		            src->nsample_types))
 			continue;
@@ -453,6 +455,8 @@ static int map_samples(struct merger *m)
 		if (s + AHEAD < n)
 			PREFETCH(&m->samples.slots[TAG(hashes[s + AHEAD]) &
 			                           (m->samples.nslots - 1)]);
+		if ((err = pp_interrupt_poll(m->ctx, s)) < 0)
+			goto done;
 		if (is_zero(v, src->nsample_types))
 			continue;
 		if ((err = sample_view(m, s, &locs, &cap_locs, &labels,
@@ -646,6 +650,8 @@ static int map_samples_direct(struct merger *m)
 		const struct pp_sample *smp = &src->samples[s];
 
 		hashes[s] = 0;
+		if ((err = pp_interrupt_poll(m->ctx, s)) < 0)
+			goto done;
 		if (is_zero(pp_profile_sample_values(src, s), nt))
 			continue;
 		if ((err = pp_grow(m->ctx, (void **)&labels, &cap_labels,
@@ -667,6 +673,8 @@ static int map_samples_direct(struct merger *m)
 		if (s + AHEAD < n)
 			PREFETCH(&m->samples.slots[TAG(hashes[s + AHEAD]) &
 			                           (m->samples.nslots - 1)]);
+		if ((err = pp_interrupt_poll(m->ctx, s)) < 0)
+			goto done;
 		if (is_zero(v, nt))
 			continue;
 		if ((err = grow_table(m, &m->samples, dst->nsamples)) < 0)

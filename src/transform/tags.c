@@ -329,6 +329,8 @@ static int by_tag(struct pp_work *w, const struct tag_filter *focus,
 	for (uint32_t s = 0; s < w->src->nsamples; s++) {
 		bool focused = true, ignored = false;
 
+		if ((err = pp_interrupt_poll(w->ctx, s)) < 0)
+			goto done;
 		if (!w->keep[s])
 			continue;
 		if (focus->set && (err = matches(w, &units, focus, s, &buf,
@@ -366,7 +368,10 @@ static int by_key(struct pp_work *w, const struct pp_regex *show,
 		w->label_keep[i] = true;
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const struct pp_sample *smp = &p->samples[s];
+		int err;
 
+		if ((err = pp_interrupt_poll(w->ctx, s)) < 0)
+			return err;
 		if (!w->keep[s])
 			continue;
 		for (uint32_t i = 0; i < smp->label_count; i++) {

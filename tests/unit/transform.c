@@ -15,7 +15,9 @@
 
 #include <cmocka.h>
 
+#include "pprof/encode.h"
 #include "pprof/transform.h"
+#include "pprof/tree.h"
 
 /* ---- building profiles from text ----------------------------------------
  *
@@ -946,6 +948,69 @@ static void test_transform__filters_in_pprof_order(void **state)
 	pp_profile_free(p);
 }
 
+/* Asked to stop (pp_ctx.interrupt), each filter, a merge, the proto
+ * encoder and the stack tree fail with PP_EINTR and make nothing; the
+ * flag down, the same calls work. */
+static void test_transform__interrupted(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_profile *p = PROFILE(
+	        &f->ctx, CPU, "main;serve;parse;malloc;mmap 1,10 handler=login",
+	        "main;gc;malloc 4,40 handler=login");
+	static const char *const filters[] = {
+	        "focus",     "ignore",   "hide",    "show",
+	        "show_from", "tagfocus", "tagshow", "prune_from"};
+	volatile sig_atomic_t flag = 1;
+	struct pp_profile *out = NULL;
+	struct pp_tree *t = NULL;
+	struct pp_graph_opts go = {0};
+	uint8_t *bytes = NULL;
+	size_t len = 0;
+
+	f->ctx.interrupt = &flag;
+	for (int down = 0; down < 2; down++) {
+		int want = down ? 0 : PP_EINTR;
+
+		flag = !down;
+		for (size_t i = 0; i < sizeof(filters) / sizeof(*filters);
+		     i++) {
+			struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+			const char **v[] = {&o.focus,     &o.ignore,
+			                    &o.hide,      &o.show,
+			                    &o.show_from, &o.tagfocus,
+			                    &o.tagshow,   &o.prune_from};
+
+			*v[i] = i == 5   ? "handler=login"
+			        : i == 6 ? "handler"
+			        : i == 1 ? "^gc$"
+			                 : "malloc";
+			assert_int_equal(
+			        pp_profile_filter(&f->ctx, p, &o, &out), want);
+			if (!down)
+				assert_string_equal(f->ctx.message,
+				                    "interrupted");
+			assert_true(down ? out != NULL : out == NULL);
+			pp_profile_free(out);
+			out = NULL;
+		}
+		assert_int_equal(pp_profile_merge(&f->ctx, &p, NULL, 1, &out),
+		                 want);
+		assert_true(down ? out != NULL : out == NULL);
+		pp_profile_free(out);
+		out = NULL;
+		assert_int_equal(
+		        pp_encode_proto(&f->ctx, p, NULL, &bytes, &len), want);
+		assert_true(down ? bytes != NULL : bytes == NULL);
+		pp_free(&f->ctx, bytes);
+		bytes = NULL;
+		assert_int_equal(pp_tree_new(&f->ctx, p, &go, &t), want);
+		assert_true(down ? t != NULL : t == NULL);
+		pp_tree_free(t);
+		t = NULL;
+	}
+	pp_profile_free(p);
+}
+
 /* ---- drop_frames / keep_frames ------------------------------------------- */
 
 static void test_transform__drop_frames(void **state)
@@ -1106,6 +1171,7 @@ int main(void)
 	        T(test_transform__tagshow_taghide),
 	        T(test_transform__tagfocus_numeric_ranges),
 	        T(test_transform__filters_in_pprof_order),
+	        T(test_transform__interrupted),
 	        T(test_transform__drop_frames),
 	        T(test_transform__drop_frames_bad_regex),
 	        T(test_transform__allocation_failures),
