@@ -28,12 +28,6 @@ struct pp_report {
 	struct pp_graph_opts graph_opts;
 	/* The view: graph trimmed for the last report (pprof/graph.h). */
 	struct pp_view view;
-	/* Set by a report before pp_report__trimmed_graph: record every
-	 * edge between kept nodes (trees), not just the inline marks. */
-	bool all_edges;
-	/* With all_edges (peek): record only the edges of the nodes whose
-	 * names match, which are all peek prints. NULL: every edge. */
-	const struct pp_regex *edge_regex;
 	/* Units of numeric label keys; see pp_report__num_units. */
 	struct {
 		pp_str key, unit;
@@ -54,8 +48,15 @@ struct pp_report {
 int64_t pp_report__total(const struct pp_report *r);
 void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
                        size_t size);
-/* The text reports' view (pp_view_trim with the report's options), or
- * the visual one; reused while the options it was made for stand. */
+/* The trim options r's report options call for, pprof's defaults
+ * resolved: every node in text, 80 in a picture, none cut without trim. */
+void pp_report__trim_opts(const struct pp_report *r, bool visual,
+                          struct pp_trim_opts *o);
+/* r's aggregate trimmed as o says, the text reports' view (pp_view_trim)
+ * or the visual one (pp_view_visual); reused while it is current. */
+int pp_report__view(struct pp_report *r, bool visual,
+                    const struct pp_trim_opts *o);
+/* The same with the report's own trim options. */
 int pp_report__trimmed_graph(struct pp_report *r, bool visual);
 void pp_report__select_output_unit(struct pp_report *r);
 /* The same; integral (callgrind, which prints whole numbers only): the

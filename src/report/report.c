@@ -255,28 +255,31 @@ int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 	return pp_view_set_graph(&r->view, r->ctx, r->graph);
 }
 
-int pp_report__trimmed_graph(struct pp_report *r, bool visual)
+void pp_report__trim_opts(const struct pp_report *r, bool visual,
+                          struct pp_trim_opts *o)
 {
-	struct pp_trim_opts topts = {0};
+	memset(o, 0, sizeof(*o));
+	o->nodecount = r->opts.nodecount;
+	o->nodefraction = r->opts.nodefraction;
+	o->edgefraction = r->opts.edgefraction;
+	o->cum_sort = r->opts.cum_sort;
+	o->tag_unit = r->opts.unit;
+	if (o->nodecount < 0)
+		o->nodecount = visual ? 80 : 0;
+	if (!r->opts.trim) {
+		o->nodecount = 0;
+		o->nodefraction = o->edgefraction = 0;
+	}
+}
+
+int pp_report__view(struct pp_report *r, bool visual,
+                    const struct pp_trim_opts *o)
+{
 	struct pp_graph_opts go;
 	int err;
 
-	topts.nodecount = r->opts.nodecount;
-	topts.nodefraction = r->opts.nodefraction;
-	topts.edgefraction = r->opts.edgefraction;
-	topts.cum_sort = r->opts.cum_sort;
-	topts.all_edges = r->all_edges;
-	topts.edge_regex = r->edge_regex;
-	topts.tag_unit = r->opts.unit;
-	/* pprof's defaults: every node in text, 80 in a picture. */
-	if (topts.nodecount < 0)
-		topts.nodecount = visual ? 80 : 0;
-	if (!r->opts.trim) {
-		topts.nodecount = 0;
-		topts.nodefraction = topts.edgefraction = 0;
-	}
 	/* The view of these options, made since the graph last changed. */
-	if (pp_view_current(&r->view, visual, &topts))
+	if (pp_view_current(&r->view, visual, o))
 		return 0;
 	/* Values first; the view adds the edges it needs (a call tree comes
 	 * with its edges, which are its shape). */
@@ -287,11 +290,19 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 	}
 	if ((err = pp_report__graph(r, &go)) < 0)
 		return err;
-	if ((err = visual ? pp_view_visual(&r->view, &topts)
-	                  : pp_view_trim(&r->view, &topts)) < 0)
+	if ((err = visual ? pp_view_visual(&r->view, o)
+	                  : pp_view_trim(&r->view, o)) < 0)
 		return err;
 	pp_report__select_output_unit(r);
 	return 0;
+}
+
+int pp_report__trimmed_graph(struct pp_report *r, bool visual)
+{
+	struct pp_trim_opts o;
+
+	pp_report__trim_opts(r, visual, &o);
+	return pp_report__view(r, visual, &o);
 }
 
 /* ---- header lines -------------------------------------------------------- */

@@ -187,25 +187,26 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 	const struct pp_graph *g;
 	int64_t flat_sum = 0;
 	uint32_t matched = 0, printed = 0;
-	/* The report may be asked for other reports afterwards (the shell
-	 * keeps it): this one's defaults must not stick to it. */
-	bool saved_trim = r->opts.trim, saved_all_edges = r->all_edges;
-	int saved_nodecount = r->opts.nodecount;
+	struct pp_trim_opts o;
 	int err;
 
 	if (symbol && (err = pp_regex_compile(r->ctx, "parsing argument regexp",
 	                                      symbol, &re)) < 0)
 		return err;
 	/* As pprof: peek never trims (a matching node must not be cut
-	 * away), and a tree shows 80 nodes unless told otherwise. */
+	 * away), and a tree shows 80 nodes unless told otherwise; both
+	 * print every edge of the nodes shown (peek: of the matching ones).
+	 * The report's options stay as they are for the reports after. */
+	pp_report__trim_opts(r, false, &o);
 	if (symbol) {
-		r->opts.trim = false;
-		r->edge_regex = re;
+		o.nodecount = 0;
+		o.nodefraction = o.edgefraction = 0;
+		o.edge_regex = re;
+	} else if (r->opts.trim && r->opts.nodecount < 0) {
+		o.nodecount = 80;
 	}
-	if (r->opts.nodecount < 0)
-		r->opts.nodecount = 80;
-	r->all_edges = true;
-	if ((err = pp_report__trimmed_graph(r, false)) < 0 ||
+	o.all_edges = true;
+	if ((err = pp_report__view(r, false, &o)) < 0 ||
 	    (err = adjacency_build(r, &adj)) < 0)
 		goto done;
 	g = r->graph;
@@ -263,10 +264,6 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 	else if (r->view.norder > 0)
 		fprintf(out, "%s\n", SEPARATOR);
 done:
-	r->opts.trim = saved_trim;
-	r->opts.nodecount = saved_nodecount;
-	r->all_edges = saved_all_edges;
-	r->edge_regex = NULL;
 	adjacency_release(r, &adj);
 	pp_regex_free(re);
 	return err;
