@@ -76,7 +76,8 @@ struct pp_symbolize_opts {
 /*
  * Parse pprof's -symbolize value into o (leaving the path fields alone):
  * ':'-separated words none|no, local, fastlocal, remote, force,
- * demangle=none|full|templates|default. "" and NULL mean the defaults.
+ * demangle=none|full|templates|default (the first three set force too, as
+ * in pprof). "" and NULL mean the defaults.
  * PP_EUSAGE with a message for anything else.
  */
 int pp_symbolize_opts_parse(struct pp_ctx *ctx, const char *spec,

@@ -40,12 +40,15 @@ int pp_symbolize_opts_parse(struct pp_ctx *ctx, const char *spec,
 			o->none = true;
 		else if (strcmp(w, "force") == 0)
 			o->force = true;
+		/* As in pprof, a demangling mode other than the default
+		 * also forces: already symbolized mappings are symbolized
+		 * again, so that every name is made in that mode. */
 		else if (strcmp(w, "demangle=none") == 0)
-			o->demangle = PP_DEMANGLE_NONE;
+			o->demangle = PP_DEMANGLE_NONE, o->force = true;
 		else if (strcmp(w, "demangle=full") == 0)
-			o->demangle = PP_DEMANGLE_FULL;
+			o->demangle = PP_DEMANGLE_FULL, o->force = true;
 		else if (strcmp(w, "demangle=templates") == 0)
-			o->demangle = PP_DEMANGLE_TEMPLATES;
+			o->demangle = PP_DEMANGLE_TEMPLATES, o->force = true;
 		else if (strcmp(w, "demangle=default") == 0)
 			o->demangle = PP_DEMANGLE_DEFAULT;
 		else
