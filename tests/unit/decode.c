@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "pbuild.h"
 #include "pprof/decode.h"
 #include "pprof/source.h"
@@ -234,40 +235,6 @@ static void test_decode__size_cap(void **state)
 	        strstr(ctx.message, "larger than the 65536-byte limit"));
 }
 
-/* Allocation hook that fails the Nth allocation. */
-struct failer {
-	long countdown;
-	int failed;
-};
-
-static void *fail_malloc(void *data, size_t size)
-{
-	struct failer *f = data;
-
-	if (f->countdown-- == 0) {
-		f->failed = 1;
-		return NULL;
-	}
-	return malloc(size);
-}
-
-static void *fail_realloc(void *data, void *ptr, size_t size)
-{
-	struct failer *f = data;
-
-	if (f->countdown-- == 0) {
-		f->failed = 1;
-		return NULL;
-	}
-	return realloc(ptr, size);
-}
-
-static void fail_free(void *data, void *ptr)
-{
-	(void)data;
-	free(ptr);
-}
-
 static void test_decode__allocation_failures(void **state)
 {
 	struct pb b;
@@ -275,15 +242,12 @@ static void test_decode__allocation_failures(void **state)
 	(void)state;
 	pb_small_profile(&b);
 	for (long n = 0;; n++) {
-		struct failer f = {n, 0};
+		struct failing_alloc f;
 		struct pp_ctx ctx = PP_CTX_INIT;
 		struct pp_profile *p = NULL;
 		int err;
 
-		ctx.alloc.malloc_fn = fail_malloc;
-		ctx.alloc.realloc_fn = fail_realloc;
-		ctx.alloc.free_fn = fail_free;
-		ctx.alloc.data = &f;
+		failing_alloc_install(&ctx, &f, n);
 		err = pp_decode(&ctx, "t", b.buf, b.len, &p);
 		if (!f.failed) {
 			assert_int_equal(err, 0);

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "pprof/graph.h"
 #include "util/goint.h"
 
@@ -198,30 +199,6 @@ static void test_entropy__linear_on_a_chain(void **state)
 
 /* The Nth allocation fails, for every N until none does: an error, no
  * leak, no score written. */
-struct failing {
-	int left;
-};
-
-static void *fail_malloc(void *data, size_t size)
-{
-	struct failing *f = data;
-
-	return f->left-- > 0 ? malloc(size) : NULL;
-}
-
-static void *fail_realloc(void *data, void *ptr, size_t size)
-{
-	struct failing *f = data;
-
-	return f->left-- > 0 ? realloc(ptr, size) : NULL;
-}
-
-static void fail_free(void *data, void *ptr)
-{
-	(void)data;
-	free(ptr);
-}
-
 static void test_entropy__out_of_memory(void **state)
 {
 	uint32_t order[2] = {0, 1};
@@ -229,7 +206,7 @@ static void test_entropy__out_of_memory(void **state)
 
 	(void)state;
 	for (int n = 0;; n++) {
-		struct failing f = {n};
+		struct failing_alloc f;
 		struct fixture fx;
 		int64_t score[2] = {-1, -1};
 
@@ -238,10 +215,7 @@ static void test_entropy__out_of_memory(void **state)
 		fx.g.nodes[1].flat = 10;
 		fx.g.edges[0].dst = 1;
 		fx.g.edges[0].weight = 10;
-		fx.ctx.alloc.malloc_fn = fail_malloc;
-		fx.ctx.alloc.realloc_fn = fail_realloc;
-		fx.ctx.alloc.free_fn = fail_free;
-		fx.ctx.alloc.data = &f;
+		failing_alloc_install(&fx.ctx, &f, n);
 		err = pp_graph_entropy_scores(&fx.g, order, 2, score, NULL);
 		fx_free(&fx);
 		if (err == 0) {

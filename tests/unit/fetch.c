@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "pprof/encode.h"
 #include "pprof/fetch.h"
 #include "pprof/source.h"
@@ -244,53 +245,16 @@ static void test_fetch__unsupported_scheme(void **state)
 	                 PP_EUSAGE);
 }
 
-/* Allocation hook that fails the Nth allocation. */
-struct failer {
-	long countdown;
-	int failed;
-};
-
-static void *fail_malloc(void *data, size_t size)
-{
-	struct failer *f = data;
-
-	if (f->countdown-- == 0) {
-		f->failed = 1;
-		return NULL;
-	}
-	return malloc(size);
-}
-
-static void *fail_realloc(void *data, void *ptr, size_t size)
-{
-	struct failer *f = data;
-
-	if (f->countdown-- == 0) {
-		f->failed = 1;
-		return NULL;
-	}
-	return realloc(ptr, size);
-}
-
-static void fail_free(void *data, void *ptr)
-{
-	(void)data;
-	free(ptr);
-}
-
 static void test_fetch__adjust_url_allocation_failures(void **state)
 {
 	(void)state;
 	for (long n = 0;; n++) {
-		struct failer f = {n, 0};
+		struct failing_alloc f;
 		struct pp_ctx ctx = PP_CTX_INIT;
 		struct pp_fetch_url u;
 		int rc;
 
-		ctx.alloc.malloc_fn = fail_malloc;
-		ctx.alloc.realloc_fn = fail_realloc;
-		ctx.alloc.free_fn = fail_free;
-		ctx.alloc.data = &f;
+		failing_alloc_install(&ctx, &f, n);
 		rc = pp_fetch_adjust_url(&ctx, "u:p@h:1/x?z=1&a=%20&seconds=4",
 		                         9, 0, &u);
 		if (!f.failed) {

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "pprof/encode.h"
 #include "pprof/transform.h"
 #include "pprof/tree.h"
@@ -1056,39 +1057,6 @@ static void test_transform__drop_frames_bad_regex(void **state)
 
 /* ---- allocation failures ------------------------------------------------- */
 
-struct failer {
-	int countdown; /* the allocation that fails: 1 = the first */
-	int failed;
-};
-
-static void *fail_malloc(void *data, size_t size)
-{
-	struct failer *fl = data;
-
-	if (--fl->countdown == 0) {
-		fl->failed = 1;
-		return NULL;
-	}
-	return malloc(size);
-}
-
-static void *fail_realloc(void *data, void *ptr, size_t size)
-{
-	struct failer *fl = data;
-
-	if (--fl->countdown == 0) {
-		fl->failed = 1;
-		return NULL;
-	}
-	return realloc(ptr, size);
-}
-
-static void fail_free(void *data, void *ptr)
-{
-	(void)data;
-	free(ptr);
-}
-
 /* Each transform, with its Nth allocation failing for every N until it
  * makes none that fail: PP_ENOMEM, no output and (under ASan) no leak. */
 static void test_transform__allocation_failures(void **state)
@@ -1101,16 +1069,13 @@ static void test_transform__allocation_failures(void **state)
 		int n;
 
 		for (n = 1; n < 100000; n++) {
-			struct failer fl = {n, 0};
+			struct failing_alloc fl;
 			struct pp_ctx ctx = PP_CTX_INIT;
 			struct pp_profile *out = NULL, *both[2] = {p, p};
 			struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
 			int err;
 
-			ctx.alloc.malloc_fn = fail_malloc;
-			ctx.alloc.realloc_fn = fail_realloc;
-			ctx.alloc.free_fn = fail_free;
-			ctx.alloc.data = &fl;
+			failing_alloc_install(&ctx, &fl, n - 1);
 			switch (what) {
 			case 0:
 				err = pp_profile_merge(&ctx, both, NULL, 2,

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "pprof/tree.h"
 
 /* A profile with one sample type (cpu/nanoseconds) and functions named
@@ -470,40 +471,6 @@ static void test_tree__random_two_threads(void **state)
 	check_random(PP_GRAN_FUNCTIONS, 240000);
 }
 
-/* Allocation hook that fails the Nth allocation. */
-struct failer {
-	long countdown;
-	int failed;
-};
-
-static void *fail_malloc(void *data, size_t size)
-{
-	struct failer *f = data;
-
-	if (f->countdown-- == 0) {
-		f->failed = 1;
-		return NULL;
-	}
-	return malloc(size);
-}
-
-static void *fail_realloc(void *data, void *ptr, size_t size)
-{
-	struct failer *f = data;
-
-	if (f->countdown-- == 0) {
-		f->failed = 1;
-		return NULL;
-	}
-	return realloc(ptr, size);
-}
-
-static void fail_free(void *data, void *ptr)
-{
-	(void)data;
-	free(ptr);
-}
-
 static void test_tree__allocation_failures(void **state)
 {
 	struct fixture fx;
@@ -519,16 +486,13 @@ static void test_tree__allocation_failures(void **state)
 	fx_sample(&fx, -3, true, la, lmain, PP_NONE);
 	fx_sample(&fx, 2, false, lmain, la, lmain, PP_NONE);
 	for (long n = 0;; n++) {
-		struct failer f = {n, 0};
+		struct failing_alloc f;
 		struct pp_ctx ctx = PP_CTX_INIT;
 		struct pp_graph_opts go = {0};
 		struct pp_tree *t = NULL;
 		int err;
 
-		ctx.alloc.malloc_fn = fail_malloc;
-		ctx.alloc.realloc_fn = fail_realloc;
-		ctx.alloc.free_fn = fail_free;
-		ctx.alloc.data = &f;
+		failing_alloc_install(&ctx, &f, n);
 		err = pp_tree_new(&ctx, fx.p, &go, &t);
 		if (!f.failed) {
 			assert_int_equal(err, 0);
