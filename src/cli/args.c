@@ -2,7 +2,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/args.h"
+#include "args.h"
 
 static bool all_digits(const char *s)
 {

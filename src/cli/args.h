@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/commands.h"
-#include "cli/settings.h"
+#include "commands.h"
+#include "settings.h"
 
 struct pp_cli_args {
 	struct pp_cli_config config;

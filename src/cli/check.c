@@ -1,5 +1,5 @@
-#include "cli/check.h"
-#include "cli/pipeline.h"
+#include "check.h"
+#include "pipeline.h"
 
 int pp_cli_check(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                  const char *const *sources, size_t nsources, size_t *nbroken)

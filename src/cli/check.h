@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "cli/settings.h"
+#include "settings.h"
 
 /*
  * Load the new profile(s) from sources and the old one from -diff_base,

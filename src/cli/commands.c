@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "web/html.h"
+#include "commands.h"
+#include "html.h"
 
 static int run_html(struct pp_report *r, const char *arg, FILE *out)
 {

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/shell.h"
-#include "cli/tokenize.h"
+#include "commands.h"
 #include "pprof/graph.h"
+#include "shell.h"
+#include "tokenize.h"
 
 struct sink {
 	const char *prefix; /* what is typed of the word */

@@ -4,10 +4,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/fetch.h"
-#include "cli/output.h"
+#include "fetch.h"
+#include "output.h"
 #include "pprof/fetch.h"
-#include "util/path.h"
+#include "pprof/outfile.h"
 
 int pp_cli_fetch_init(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                       const char *const *sources, size_t nsources)

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/settings.h"
 #include "pprof/profile.h"
+#include "settings.h"
 
 /* Start libcurl if a source, -base or -diff_base is a URL (TLS setup
  * costs milliseconds that a file never needs). */

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/settings.h"
+#include "commands.h"
 #include "pprof/graph.h"
+#include "settings.h"
 
 /* Values of -sample_index the tables know: the types pprof's legacy flags
  * stand for (-alloc_space, -contentions, ...), and the two of Go's CPU

@@ -2,7 +2,7 @@
  * instead of their text, for scripts that would parse the text. */
 #include <string.h>
 
-#include "cli/commands.h"
+#include "commands.h"
 
 static int top_json(struct pp_report *r, const char *arg, FILE *out)
 {

@@ -7,16 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/args.h"
-#include "cli/check.h"
-#include "cli/exitcodes.h"
-#include "cli/fetch.h"
-#include "cli/output.h"
-#include "cli/pipeline.h"
-#include "cli/progress.h"
-#include "cli/shell.h"
-#include "cli/tty.h"
-#include "web/web.h"
+#include "args.h"
+#include "check.h"
+#include "exitcodes.h"
+#include "fetch.h"
+#include "output.h"
+#include "pipeline.h"
+#include "progress.h"
+#include "shell.h"
+#include "tty.h"
+#include "web.h"
 
 #ifndef PPROF_C_VERSION
 #define PPROF_C_VERSION "0.0.0"

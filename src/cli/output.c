@@ -1,4 +1,4 @@
-#include "cli/output.h"
+#include "output.h"
 
 int pp_cli_output_open(struct pp_ctx *ctx, const char *path,
                        struct pp_atomic_file *af)

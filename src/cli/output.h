@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "util/atomicfile.h"
+#include "pprof/outfile.h"
 
 int pp_cli_output_open(struct pp_ctx *ctx, const char *path,
                        struct pp_atomic_file *af);

@@ -5,12 +5,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/fetch.h"
-#include "cli/output.h"
-#include "cli/pipeline.h"
-#include "cli/progress.h"
-#include "cli/tty.h"
-#include "cli/viewer.h"
+#include "fetch.h"
+#include "output.h"
+#include "pipeline.h"
+#include "progress.h"
+#include "tty.h"
+#include "viewer.h"
 
 /* pprof's lines, as pprof prints them; never on the progress line. */
 static void progress(void *data, const char *msg)

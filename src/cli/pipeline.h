@@ -7,9 +7,9 @@
 #ifndef PP_CLI_PIPELINE_H
 #define PP_CLI_PIPELINE_H
 
-#include "cli/commands.h"
-#include "cli/settings.h"
+#include "commands.h"
 #include "pprof/session.h"
+#include "settings.h"
 
 /*
  * Open a session on sources as cfg asks: base/diff_base, symbolize,

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/progress.h"
+#include "progress.h"
 
 /* Work shorter than this shows nothing (PPROF_C_PROGRESS_DELAY). */
 #define DEFAULT_DELAY 0.5

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/settings.h"
+#include "settings.h"
 
 #define OFF(field) offsetof(struct pp_cli_config, field)
 

@@ -8,11 +8,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/output.h"
-#include "cli/pipeline.h"
-#include "cli/shell.h"
-#include "cli/tokenize.h"
-#include "cli/tty.h"
+#include "output.h"
+#include "pipeline.h"
+#include "shell.h"
+#include "tokenize.h"
+#include "tty.h"
 
 extern char **environ;
 

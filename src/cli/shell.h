@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/settings.h"
 #include "pprof/session.h"
+#include "settings.h"
 
 struct pp_shell;
 

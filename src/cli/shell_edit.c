@@ -6,9 +6,9 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "cli/output.h"
-#include "cli/shell.h"
-#include "util/atomicfile.h"
+#include "output.h"
+#include "pprof/outfile.h"
+#include "shell.h"
 
 static char *prompt(EditLine *el)
 {

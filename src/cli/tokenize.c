@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/tokenize.h"
+#include "tokenize.h"
 
 static bool is_blank(char c)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <sys/types.h>
 
-#include "cli/tty.h"
+#include "tty.h"
 
 struct tty_sink {
 	FILE *to;

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/viewer.h"
+#include "viewer.h"
 
 int pp_cli_viewer_file(struct pp_ctx *ctx, const struct pp_command *cmd,
                        char **out)

@@ -10,7 +10,7 @@
 #ifndef PP_CLI_VIEWER_H
 #define PP_CLI_VIEWER_H
 
-#include "cli/commands.h"
+#include "commands.h"
 
 /* A new empty file DIR/pprof-c.NNN.EXT, created exclusively (NNN the first
  * number free; DIR is $TMPDIR, else /tmp). *out: free(). */

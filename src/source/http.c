@@ -13,9 +13,9 @@
 #include "pprof/decode.h"
 #include "pprof/encode.h"
 #include "pprof/fetch.h"
+#include "pprof/outfile.h"
 #include "pprof/source.h"
 #include "source/internal.h"
-#include "util/atomicfile.h"
 
 /* ---- fetching ---------------------------------------------------------- */
 

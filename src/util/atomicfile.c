@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/atomicfile.h"
+#include "pprof/outfile.h"
 
 #ifndef NAME_MAX
 #define NAME_MAX 255

@@ -2,6 +2,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "pprof/outfile.h"
 #include "util/path.h"
 
 const char *pp_path_base(const char *path)

@@ -25,11 +25,4 @@ char *pp_path_clean(const char *path, char *out);
 pp_str pp_path_clean_str(struct pp_ctx *ctx, const struct pp_profile *p,
                          pp_str s);
 
-/*
- * Make directory path and any missing parents with mode (before the
- * umask), as Go's os.MkdirAll: 0 when it exists as a directory afterwards,
- * else -1 with errno set (ENOTDIR when something else is in the way).
- */
-int pp_path_mkdir_all(const char *path, unsigned mode);
-
 #endif

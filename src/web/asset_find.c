@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "web/assets.h"
+#include "assets.h"
 
 const struct pp_web_asset *pp_web_asset_find(const char *name)
 {

@@ -5,9 +5,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "configs.h"
+#include "pprof/outfile.h"
 #include "pprof/report.h"
-#include "util/atomicfile.h"
-#include "web/configs.h"
 
 enum kind { STR, INT, FLOAT, BOOL };
 

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "web/query.h"
+#include "query.h"
 
 /* The settings file's path (free()), or NULL when there is no home. */
 char *pp_web_settings_path(void);

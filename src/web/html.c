@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "web/assets.h"
-#include "web/html.h"
+#include "assets.h"
+#include "html.h"
 
 /* How many of the heaviest functions the source view lists, and the
  * narrowest frame kept, as a share of the whole graph (the page zooms

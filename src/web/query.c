@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "web/query.h"
+#include "query.h"
 
 /* pprof's URL parameter for each setting (its config.go), in one order
  * that also makes the cache key. "sort" is handled apart (its value names

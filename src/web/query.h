@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "cli/settings.h"
+#include "settings.h"
 
 /* The value of the URL parameter name, or NULL when it is absent. */
 typedef const char *(*pp_web_get_fn)(void *data, const char *name);

@@ -19,11 +19,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "web/assets.h"
-#include "web/configs.h"
-#include "web/query.h"
-#include "web/views.h"
-#include "web/web.h"
+#include "assets.h"
+#include "configs.h"
+#include "query.h"
+#include "views.h"
+#include "web.h"
 
 extern char **environ;
 

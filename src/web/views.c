@@ -1,9 +1,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/pipeline.h"
+#include "pipeline.h"
 #include "pprof/report.h"
-#include "web/views.h"
+#include "views.h"
 
 struct pp_web_views {
 	struct pp_ctx *ctx;

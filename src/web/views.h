@@ -11,9 +11,9 @@
 
 #include <stddef.h>
 
-#include "cli/settings.h"
 #include "pprof/session.h"
-#include "web/query.h"
+#include "query.h"
+#include "settings.h"
 
 struct pp_web_views;
 

@@ -11,8 +11,8 @@
 
 #include <stdio.h>
 
-#include "cli/settings.h"
 #include "pprof/session.h"
+#include "settings.h"
 
 /*
  * Serve session's profile (borrowed) with cfg's options as defaults until

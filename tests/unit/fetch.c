@@ -19,8 +19,8 @@
 #include "helpers.h"
 #include "pprof/encode.h"
 #include "pprof/fetch.h"
+#include "pprof/outfile.h"
 #include "pprof/source.h"
-#include "util/path.h"
 
 /*
  * What pprof's adjustURL (Go 1.19's cmd/pprof) returns for each source,

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "cli/tokenize.h"
+#include "tokenize.h"
 
 /* Words joined with '|', redirections written as "<>". */
 static void joined(const struct pp_tokens *t, char *buf, size_t size)

@@ -1,4 +1,8 @@
 /*
+ * Output files: written whole or not at all, and the directories they go
+ * in. Front ends (the command line, the shell, the web UI's settings) write
+ * reports and saved profiles through this.
+ *
  * Output files that are never left half-written.
  *
  * A regular file (or a new name) is written to a temporary file in its
@@ -12,8 +16,8 @@
  * links is still written to a temporary first, then copied into the file
  * in place on commit, so every link sees the new report.
  */
-#ifndef PP_UTIL_ATOMICFILE_H
-#define PP_UTIL_ATOMICFILE_H
+#ifndef PPROF_OUTFILE_H
+#define PPROF_OUTFILE_H
 
 #include <stdio.h>
 
@@ -66,5 +70,12 @@ int pp_atomic_commit_numbered(struct pp_ctx *ctx, struct pp_atomic_file *af,
                               const char *suffix, char **out);
 /* Throw the temporary away. Accepts an unopened (zeroed) af. */
 void pp_atomic_abort(struct pp_ctx *ctx, struct pp_atomic_file *af);
+
+/*
+ * Make directory path and any missing parents with mode (before the
+ * umask), as Go's os.MkdirAll: 0 when it exists as a directory afterwards,
+ * else -1 with errno set (ENOTDIR when something else is in the way).
+ */
+int pp_path_mkdir_all(const char *path, unsigned mode);
 
 #endif
