@@ -15,17 +15,13 @@
 #include "pprof/profile.h"
 
 /*
- * Decode a profile.proto message into a new profile (*out, free with
- * pp_profile_free). Every id and string index is validated; on any error
- * nothing is returned, the detail is in ctx, and the code is PP_EFORMAT for
- * bad input, PP_ELIMIT for input over a limit, PP_ENOMEM for memory.
- */
-int pp_decode_proto(struct pp_ctx *ctx, const char *name, const uint8_t *data,
-                    size_t len, struct pp_profile **out);
-
-/*
- * Decode any supported format, detected from the bytes. Unrecognised input
- * fails with PP_EFORMAT and "NAME: unrecognized profile format".
+ * Decode any supported format, detected from the bytes (profile.proto, the
+ * legacy formats pprof reads, and the text formats only we read), into a new
+ * profile (*out, free with pp_profile_free). Every id and string index is
+ * validated; on any error nothing is returned, the detail is in ctx, and
+ * the code is PP_EFORMAT for bad input (unrecognised input: "NAME:
+ * unrecognized profile format"), PP_ELIMIT for input over a limit,
+ * PP_ENOMEM for memory.
  */
 int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
               size_t len, struct pp_profile **out);

@@ -3,7 +3,7 @@
  *
  * Every record is written with the ids it holds (pp_location.id and so on,
  * which the decoder and pp_profile_merge keep unique and non-zero), and the
- * whole string table in index order, so pp_decode_proto of the output gives
+ * whole string table in index order, so pp_decode of the output gives
  * back an equal profile: the same records in the same order with the same
  * strings. Repeated numbers (location ids, values, comments) are packed, as
  * Go's writer packs them.

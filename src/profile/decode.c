@@ -961,10 +961,6 @@ static int reserve(struct decoder *d)
 	return 0;
 }
 
-static int decode_proto(struct pp_ctx *ctx, const char *name,
-                        const uint8_t *data, size_t len, bool release_input,
-                        struct pp_profile **out);
-
 /* Every error names the file: the model's own ("too many sample types")
  * do not know it. */
 static int named(struct pp_ctx *ctx, const char *name, int err)
@@ -977,12 +973,6 @@ static int named(struct pp_ctx *ctx, const char *name, int err)
 		return err;
 	memcpy(detail, ctx->message, sizeof(detail));
 	return pp_error(ctx, err, "%s: %s", name, detail);
-}
-
-int pp_decode_proto(struct pp_ctx *ctx, const char *name, const uint8_t *data,
-                    size_t len, struct pp_profile **out)
-{
-	return named(ctx, name, decode_proto(ctx, name, data, len, false, out));
 }
 
 static int decode_proto(struct pp_ctx *ctx, const char *name,
