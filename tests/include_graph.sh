@@ -58,7 +58,7 @@ EXC
 public_module() {
 	case $1 in
 	profile.h | decode.h | encode.h) echo profile ;;
-	error.h | format.h) echo util ;;
+	error.h | format.h | outfile.h) echo util ;;
 	source.h | fetch.h) echo source ;;
 	symbolize.h) echo symbolize ;;
 	transform.h) echo transform ;;
@@ -101,7 +101,17 @@ while read -r f m t; do
 		fi
 		;;
 	*/*) to=${t%%/*} ;;
-	*) to=$m ;; # a header beside the file (or generated for it)
+	*)
+		# A header beside the file (or generated for it); a front end
+		# also names the other front end's headers bare (their include
+		# path holds src/cli and src/web).
+		to=$m
+		if [ ! -f "src/$m/$t" ]; then
+			for fe in cli web; do
+				[ -f "src/$fe/$t" ] && to=$fe
+			done
+		fi
+		;;
 	esac
 	echo "$f $m $to $t" >>"$tmp/edges"
 done <"$tmp/includes"
