@@ -98,7 +98,8 @@ async function tableRows(page) {
 function rawGet(url, host) {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
-    const req = http.get({ host: u.hostname, port: u.port, path: u.pathname, headers: { Host: host } },
+    const req = http.get({ host: u.hostname, port: u.port, autoSelectFamily: true, path: u.pathname,
+                          headers: { Host: host } },
       (res) => { res.resume(); resolve(res.statusCode); });
     req.on("error", reject);
   });
@@ -335,7 +336,8 @@ try {
   check(after3.configs.length === 0, "config: delete removes it from settings.json", JSON.stringify(after3));
   const cross = await new Promise((resolve) => {
     const u = new URL(server.url);
-    const req = http.request({ host: u.hostname, port: u.port, path: "/saveconfig?config=evil", method: "POST",
+    const req = http.request({ host: u.hostname, port: u.port, autoSelectFamily: true,
+                               path: "/saveconfig?config=evil", method: "POST",
                                headers: { Origin: "http://evil.example" } }, (res) => { res.resume(); resolve(res.statusCode); });
     req.end();
   });

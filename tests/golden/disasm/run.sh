@@ -39,6 +39,9 @@ done <"$D/cases"
 
 # The other spellings, addresses, and what goes wrong.
 N=$SRCDIR/testdata/native
+# The profiles name their binaries by the paths they were recorded at (the
+# machine they were made on); find them here by name, in a clone anywhere.
+export PPROF_BINARY_PATH="$N"
 run disasm hash_loop "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
 cp "$TMP/out" "$TMP/want"
 run -disasm=hash_loop "$N/cprog-pie" "$N/cprog-pie.cpu.prof"
