@@ -33,7 +33,7 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
-	struct pp_symbolize_opts o = PP_SYMBOLIZE_OPTS_INIT;
+	struct pp_symbolize_opts o = {0};
 	struct pp_symbolizer *s = NULL;
 	uint64_t *addrs = NULL;
 	size_t n = 0, cap = 0, frames = 0;

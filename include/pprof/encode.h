@@ -24,11 +24,6 @@ struct pp_encode_opts {
 	bool drop_stackless;
 };
 
-#define PP_ENCODE_OPTS_INIT \
-	{                   \
-		false       \
-	}
-
 /*
  * Encode p as an uncompressed profile.proto message into *out (allocated
  * with pp_malloc; free with pp_free) of *len bytes. opts may be NULL for

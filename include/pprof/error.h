@@ -96,10 +96,10 @@ struct pp_ctx {
 	void *progress_data;
 };
 
-#define PP_CTX_INIT                                                       \
-	{                                                                 \
-		{0}, NULL, NULL, 0, {NULL, NULL, NULL, NULL}, NULL, NULL, \
-		        NULL, NULL, NULL                                  \
+/* Every field's zero is its default. */
+#define PP_CTX_INIT \
+	{           \
+		0   \
 	}
 
 /* Has the running work been asked to stop (see pp_ctx.interrupt)? */

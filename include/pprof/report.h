@@ -34,18 +34,36 @@ struct pp_flame_opts {
 
 struct pp_symbolize_opts;
 
+/* pp_report_opts.nodecount: every node, pprof's -nodecount=0. */
+#define PP_NODECOUNT_ALL (-1)
+/* pp_report_opts.nodefraction, .edgefraction: no cutoff, pprof's
+ * -nodefraction=0 (any negative value means the same). */
+#define PP_FRACTION_NONE (-1.0)
+
+/*
+ * A report's options. Zero is the default of every field, so that
+ * `struct pp_report_opts o = {.nodecount = 10};` asks for pprof's defaults
+ * but one; the library turns zeros into default values in one place
+ * (src/report/opts.c). Where zero is also a value pprof takes, that value
+ * has a name of its own (PP_NODECOUNT_ALL, PP_FRACTION_NONE).
+ */
 struct pp_report_opts {
 	const char *sample_index;        /* NULL: the profile's default type */
 	bool mean;                       /* false */
-	enum pp_granularity granularity; /* functions */
+	enum pp_granularity granularity; /* 0: functions */
 	bool noinlines;                  /* false */
 	bool cum_sort;                   /* false: sort by flat */
-	int nodecount;       /* -1: the report's default (top: all) */
-	double nodefraction; /* 0.005 */
-	double edgefraction; /* 0.001 */
+	/* 0: the report's default (top: all; tree and pictures: 80);
+	 * PP_NODECOUNT_ALL (any negative): all. */
+	int nodecount;
+	/* Share of the total under which nodes (by |cum|) and edges (by
+	 * |weight|) are dropped. 0: 0.005 and 0.001; PP_FRACTION_NONE (any
+	 * negative): none dropped. */
+	double nodefraction;
+	double edgefraction;
 	const char *unit;    /* NULL: "minimum" */
-	double divide_by;    /* 1 */
-	bool trim;           /* true */
+	double divide_by;    /* values are divided by it; 0: 1 */
+	bool notrim;         /* false: trim (pprof's -trim=false sets it) */
 	bool compact_labels; /* false */
 	bool drop_negative;  /* false */
 	bool inverted;       /* false: flame graphs grow up from the root;
@@ -87,14 +105,6 @@ struct pp_report_opts {
 	 * NULL: each mapping's own path. */
 	const struct pp_symbolize_opts *binaries;
 };
-
-#define PP_REPORT_OPTS_INIT                                                \
-	{                                                                  \
-		NULL, false, PP_GRAN_FUNCTIONS, false, false, -1, 0.005,   \
-		        0.001, NULL, 1.0, true, false, false, false, NULL, \
-		        NULL, NULL, NULL, 0, 0, {NULL, 0, NULL, 0, false}, \
-		        false, false, false, NULL                          \
-	}
 
 /* The reports, for front ends that run them by kind (pp_report_run,
  * pp_session_report). */
@@ -139,7 +149,7 @@ int pp_report_run(struct pp_report *r, enum pp_report_kind kind,
                   const char *arg, FILE *out);
 
 /* Replace the options that only shape the view of r's aggregate:
- * nodecount, nodefraction, edgefraction, trim, cum_sort, compact_labels,
+ * nodecount, nodefraction, edgefraction, notrim, cum_sort, compact_labels,
  * inverted, flame and intel_syntax are taken from opts, the rest of r's
  * options stay. The next report re-trims if they changed; nothing is
  * re-aggregated. */

@@ -102,11 +102,6 @@ struct pp_load_opts {
 	void *data_cb;                   /* passed to both callbacks */
 };
 
-#define PP_LOAD_OPTS_INIT \
-	{                 \
-		0         \
-	}
-
 struct pp_session;
 
 /*
@@ -150,12 +145,6 @@ struct pp_view_opts {
 	const struct pp_check_rule *rules;
 	size_t nrules;
 };
-
-#define PP_VIEW_OPTS_INIT                                                    \
-	{                                                                    \
-		PP_FILTER_OPTS_INIT, PP_REPORT_OPTS_INIT, false, NULL, NULL, \
-		        NULL, 0                                              \
-	}
 
 /*
  * Run report kind on the session's profile as o asks, writing to out.

@@ -67,12 +67,6 @@ struct pp_symbolize_opts {
 	const char *debug_dirs;
 };
 
-#define PP_SYMBOLIZE_OPTS_INIT                                                \
-	{                                                                     \
-		false, false, false, false, false, PP_DEMANGLE_DEFAULT, NULL, \
-		        NULL, NULL                                            \
-	}
-
 /*
  * Parse pprof's -symbolize value into o (leaving the path fields alone):
  * ':'-separated words none|no, local, fastlocal, remote, force,

@@ -56,7 +56,7 @@ static int set_command(struct pp_cli_args *a, const struct pp_command *c,
 	}
 	a->command = c;
 	if (count >= 0)
-		a->config.report.nodecount = count;
+		a->config.nodecount = count;
 	return 0;
 }
 
@@ -153,7 +153,7 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli_args *a, char *err,
 		if (want_count) {
 			want_count = false;
 			if (all_digits(arg) && !file_exists(arg)) {
-				a->config.report.nodecount = atoi(arg);
+				a->config.nodecount = atoi(arg);
 				continue;
 			}
 		}

@@ -21,8 +21,9 @@ int pp_cli_check(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	 * apart from the new. */
 	if ((err = pp_cli_open(ctx, cfg, sources, nsources, true, &s)) < 0)
 		return err;
-	pp_cli_view_opts(cfg, &view);
-	err = pp_session_report(s, PP_REPORT_CHECK, NULL, &view, stdout);
+	if ((err = pp_cli_view_opts(ctx, cfg, &view)) >= 0)
+		err = pp_session_report(s, PP_REPORT_CHECK, NULL, &view,
+		                        stdout);
 	if (err >= 0) {
 		*nbroken = (size_t)err;
 		err = 0;

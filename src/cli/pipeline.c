@@ -33,7 +33,7 @@ int pp_cli_open(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                 const char *const *sources, size_t nsources, bool base_apart,
                 struct pp_session **out)
 {
-	struct pp_load_opts o = PP_LOAD_OPTS_INIT;
+	struct pp_load_opts o = {0};
 	const char *bp = getenv("PPROF_BINARY_PATH"), *home = getenv("HOME");
 	char defpath[4096];
 
@@ -64,11 +64,29 @@ int pp_cli_open(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	return pp_session_open(ctx, sources, nsources, &o, out);
 }
 
-void pp_cli_view_opts(const struct pp_cli_config *cfg, struct pp_view_opts *o)
+/* A cutoff as pprof's flag gives it, for pprof/report.h: 0 cuts nothing;
+ * pprof cuts by |fraction|, so a negative one is its opposite. */
+static double fraction(double f)
 {
-	struct pp_view_opts v = PP_VIEW_OPTS_INIT;
+	return f == 0 ? PP_FRACTION_NONE : f < 0 ? -f : f;
+}
 
+int pp_cli_view_opts(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                     struct pp_view_opts *o)
+{
+	struct pp_view_opts v = {0};
+
+	if (cfg->divide_by == 0)
+		return pp_error(ctx, PP_EUSAGE, "zero divisor specified");
 	v.report = cfg->report;
+	/* -nodecount: any negative is the report's default, 0 all nodes. */
+	v.report.nodecount = cfg->nodecount < 0    ? 0
+	                     : cfg->nodecount == 0 ? PP_NODECOUNT_ALL
+	                                           : cfg->nodecount;
+	v.report.nodefraction = fraction(cfg->nodefraction);
+	v.report.edgefraction = fraction(cfg->edgefraction);
+	v.report.divide_by = cfg->divide_by;
+	v.report.notrim = !cfg->trim;
 	v.report.sample_index = cfg->sample_index;
 	v.report.unit = cfg->unit;
 	v.report.source_path = cfg->source_path;
@@ -93,6 +111,7 @@ void pp_cli_view_opts(const struct pp_cli_config *cfg, struct pp_view_opts *o)
 	v.rules = cfg->rules;
 	v.nrules = cfg->nrules;
 	*o = v;
+	return 0;
 }
 
 static int run_to_output(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
@@ -141,7 +160,8 @@ static int run_to_output(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 		                "-json: %s has no JSON form (top, tree, "
 		                "peek, traces, tags, flame have)",
 		                cmd->name);
-	pp_cli_view_opts(cfg, &view);
+	if ((err = pp_cli_view_opts(ctx, cfg, &view)) < 0)
+		return err;
 	/* The CLI's own printers (html, -json) run on the session's report. */
 	if (run && (err = pp_session_get_report(s, &view, &rpt)) < 0)
 		return err;

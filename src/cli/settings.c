@@ -55,18 +55,18 @@ const struct pp_setting pp_settings[] = {
          "sort by flat value (the default)", false},
         {"sort", PP_SET_SORT_NAME, OFF(report.cum_sort), 0, "flat|cum",
          "sort order by name, as pprof's shell (flat)", false},
-        {"nodecount", PP_SET_INT, OFF(report.nodecount), 0, "N",
+        {"nodecount", PP_SET_INT, OFF(nodecount), 0, "N",
          "show at most N nodes (top: all; graphs: 80)", false},
-        {"nodefraction", PP_SET_FLOAT, OFF(report.nodefraction), 0, "F",
+        {"nodefraction", PP_SET_FLOAT, OFF(nodefraction), 0, "F",
          "hide nodes below F of the total (0.005)", false},
-        {"edgefraction", PP_SET_FLOAT, OFF(report.edgefraction), 0, "F",
+        {"edgefraction", PP_SET_FLOAT, OFF(edgefraction), 0, "F",
          "hide edges below F of the total (0.001)", false},
-        {"trim", PP_SET_BOOL, OFF(report.trim), 0, NULL,
+        {"trim", PP_SET_BOOL, OFF(trim), 0, NULL,
          "honour nodecount/nodefraction/edgefraction (true)", false},
         {"unit", PP_SET_STRING, OFF(unit), 0, "UNIT",
          "print values in UNIT (minimum, auto, ns, ms, s, B, kB, MB, ...)",
          false},
-        {"divide_by", PP_SET_FLOAT, OFF(report.divide_by), 0, "X",
+        {"divide_by", PP_SET_FLOAT, OFF(divide_by), 0, "X",
          "divide every value by X", false},
         {"compact_labels", PP_SET_BOOL, OFF(report.compact_labels), 0, NULL,
          "leave the profile's header lines out", false},
@@ -202,10 +202,12 @@ const char *pp_setting_sample_type(const struct pp_setting *s)
 
 void pp_cli_config_init(struct pp_cli_config *c)
 {
-	struct pp_report_opts defaults = PP_REPORT_OPTS_INIT;
-
 	memset(c, 0, sizeof(*c));
-	c->report = defaults;
+	c->nodecount = -1;
+	c->nodefraction = 0.005;
+	c->edgefraction = 0.001;
+	c->divide_by = 1;
+	c->trim = true;
 	c->flame_minwidth = 0.1;
 }
 

@@ -22,6 +22,12 @@ struct pp_strlist {
 
 struct pp_cli_config {
 	struct pp_report_opts report;
+	/* The report options as pprof's flags have them (-nodecount=-1 is the
+	 * default, 0 all nodes; -nodefraction=0 no cutoff; -divide_by=0 an
+	 * error), which pp_cli_view_opts turns into report's. */
+	int nodecount;
+	double nodefraction, edgefraction, divide_by;
+	bool trim;
 	char *sample_index; /* owned copies; NULL = unset */
 	char *unit;
 	char *output;

@@ -97,8 +97,10 @@ static int prepare(struct pp_shell *sh, const struct pp_cli_config *c,
                    enum pp_report_kind kind)
 {
 	struct pp_view_opts view;
+	int err = pp_cli_view_opts(sh->ctx, c, &view);
 
-	pp_cli_view_opts(c, &view);
+	if (err < 0)
+		return err;
 	return pp_session_prepare(sh->session, kind, &view);
 }
 
@@ -356,7 +358,7 @@ static int command_args(struct pp_shell *sh, const struct pp_tokens *t,
 			continue;
 		}
 		if (node_count(w, &count)) {
-			c->report.nodecount = count;
+			c->nodecount = count;
 			continue;
 		}
 		if (w[0] == '-' && w[1]) {
@@ -419,13 +421,13 @@ static int run_report(struct pp_shell *sh, const struct pp_command *cmd,
 	if (pp_cli_config_copy(&c, &sh->cfg) < 0)
 		return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
 	if (count >= 0)
-		c.report.nodecount = count;
+		c.nodecount = count;
 	if ((err = command_args(sh, t, i, cmd->kind == PP_REPORT_TAGS, &c)) < 0)
 		goto done;
 	/* pprof's shell shows ten lines of top unless told otherwise. */
-	if (c.report.nodecount < 0 &&
+	if (c.nodecount < 0 &&
 	    (strcmp(cmd->name, "top") == 0 || strcmp(cmd->name, "text") == 0))
-		c.report.nodecount = 10;
+		c.nodecount = 10;
 	if (!c.output && to_file(cmd)) {
 		if ((err = reserve_file(sh, NULL, "profile",
 		                        cmd->ext ? cmd->ext : cmd->name,
@@ -570,8 +572,8 @@ int pp_shell_run(struct pp_shell *sh)
 	if (!isatty(STDIN_FILENO))
 		return plain_loop(sh);
 	/* As pprof: the profile's header, then the prompt. */
-	pp_cli_view_opts(&sh->cfg, &view);
-	if (pp_session_report(sh->session, PP_REPORT_HEADER, NULL, &view,
+	if (pp_cli_view_opts(sh->ctx, &sh->cfg, &view) < 0 ||
+	    pp_session_report(sh->session, PP_REPORT_HEADER, NULL, &view,
 	                      stderr) < 0)
 		say_error(sh, PP_EUSAGE);
 	fprintf(stderr, "Entering interactive mode (type \"help\" for "

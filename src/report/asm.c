@@ -417,7 +417,7 @@ static int mark_inlined(struct builder *b, const struct pp_regex *re)
 int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
                    bool inlined, struct pp_asm **out)
 {
-	static const struct pp_symbolize_opts defaults = PP_SYMBOLIZE_OPTS_INIT;
+	static const struct pp_symbolize_opts defaults = {0};
 	const struct pp_profile *p = r->prof;
 	struct pp_graph_opts go;
 	struct pp_regex *re = NULL;

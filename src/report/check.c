@@ -27,8 +27,7 @@ static int open_side(struct pp_ctx *ctx, const struct pp_profile *p,
 	int err;
 
 	o.granularity = PP_GRAN_FUNCTIONS;
-	o.trim = false;
-	o.nodecount = 0;
+	o.notrim = true;
 	o.total_profile = NULL;
 	if ((err = pp_report_new(ctx, p, &o, &out->r)) < 0 ||
 	    (err = pp_report__trimmed_graph(out->r, false)) < 0)

@@ -255,8 +255,9 @@ static int put_legend(struct pp_report *r, FILE *out)
 		if (r->view.dropped_nodes > 0) {
 			pp_report__format(
 			        r,
-			        pp_go_abs64(pp_go_int64((double)r->total *
-			                                r->opts.nodefraction)),
+			        pp_go_abs64(pp_go_int64(
+			                (double)r->total *
+			                pp_report__nodefraction(&r->opts))),
 			        a, sizeof(a));
 			fprintf(mem, "Dropped %u node%s (cum <= %s)\n",
 			        r->view.dropped_nodes,
@@ -265,8 +266,9 @@ static int put_legend(struct pp_report *r, FILE *out)
 		if (r->view.dropped_edges > 0) {
 			pp_report__format(
 			        r,
-			        pp_go_abs64(pp_go_int64((double)r->total *
-			                                r->opts.edgefraction)),
+			        pp_go_abs64(pp_go_int64(
+			                (double)r->total *
+			                pp_report__edgefraction(&r->opts))),
 			        a, sizeof(a));
 			fprintf(mem, "Dropped %u edge%s (freq <= %s)\n",
 			        r->view.dropped_edges,

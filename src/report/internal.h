@@ -45,6 +45,14 @@ struct pp_report {
 	unsigned long long graph_builds;
 };
 
+/* The options whose zero is a default, as used (src/report/opts.c): the
+ * cutoff fractions (0: none), the node count (0: all; dflt when the
+ * option is 0), the divisor. */
+double pp_report__nodefraction(const struct pp_report_opts *o);
+double pp_report__edgefraction(const struct pp_report_opts *o);
+int pp_report__nodecount(const struct pp_report_opts *o, int dflt);
+double pp_report__divide_by(const struct pp_report_opts *o);
+
 int64_t pp_report__total(const struct pp_report *r);
 void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
                        size_t size);

@@ -7,7 +7,7 @@
 
 int pp_report_proto(struct pp_report *r, FILE *out)
 {
-	struct pp_encode_opts eo = PP_ENCODE_OPTS_INIT;
+	struct pp_encode_opts eo = {0};
 	uint8_t *data = NULL;
 	size_t len = 0;
 	int err;

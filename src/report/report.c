@@ -27,10 +27,6 @@ int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 	if (!r->opts.unit)
 		r->opts.unit = "minimum";
 	r->output_unit = r->opts.unit;
-	if (r->opts.divide_by == 0) {
-		err = pp_error(ctx, PP_EUSAGE, "zero divisor specified");
-		goto fail;
-	}
 	if ((err = pp_profile_sample_index(prof, opts->sample_index,
 	                                   &r->sample_index)) < 0)
 		goto fail;
@@ -52,7 +48,7 @@ int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 			                                   : u[i]);
 		r->sample_unit[n] = '\0';
 	}
-	r->ratio = 1 / r->opts.divide_by;
+	r->ratio = 1 / pp_report__divide_by(&r->opts);
 	r->total = pp_report__total(r);
 	*out = r;
 	return 0;
@@ -259,14 +255,12 @@ void pp_report__trim_opts(const struct pp_report *r, bool visual,
                           struct pp_trim_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->nodecount = r->opts.nodecount;
-	o->nodefraction = r->opts.nodefraction;
-	o->edgefraction = r->opts.edgefraction;
+	o->nodecount = pp_report__nodecount(&r->opts, visual ? 80 : 0);
+	o->nodefraction = pp_report__nodefraction(&r->opts);
+	o->edgefraction = pp_report__edgefraction(&r->opts);
 	o->cum_sort = r->opts.cum_sort;
 	o->tag_unit = r->opts.unit;
-	if (o->nodecount < 0)
-		o->nodecount = visual ? 80 : 0;
-	if (!r->opts.trim) {
+	if (r->opts.notrim) {
 		o->nodecount = 0;
 		o->nodefraction = o->edgefraction = 0;
 	}
@@ -408,8 +402,9 @@ void pp_report__print_labels(const struct pp_report *r, FILE *out)
 		if (r->view.dropped_nodes > 0) {
 			pp_report__format(
 			        r,
-			        pp_go_abs64(pp_go_int64((double)r->total *
-			                                r->opts.nodefraction)),
+			        pp_go_abs64(pp_go_int64(
+			                (double)r->total *
+			                pp_report__nodefraction(&r->opts))),
 			        a, sizeof(a));
 			fprintf(out, "Dropped %u node%s (cum <= %s)\n",
 			        r->view.dropped_nodes,

@@ -74,9 +74,9 @@ void pp_report_set_view(struct pp_report *r, const struct pp_report_opts *opts)
 	/* The flame graph's own options change no graph or tree. */
 	r->opts.flame = opts->flame;
 	if (o->nodecount == opts->nodecount &&
-	    o->nodefraction == opts->nodefraction &&
-	    o->edgefraction == opts->edgefraction && o->trim == opts->trim &&
-	    o->cum_sort == opts->cum_sort &&
+	    pp_report__nodefraction(o) == pp_report__nodefraction(opts) &&
+	    pp_report__edgefraction(o) == pp_report__edgefraction(opts) &&
+	    o->notrim == opts->notrim && o->cum_sort == opts->cum_sort &&
 	    o->compact_labels == opts->compact_labels &&
 	    o->inverted == opts->inverted) {
 		r->opts.intel_syntax = opts->intel_syntax;
@@ -89,7 +89,7 @@ void pp_report_set_view(struct pp_report *r, const struct pp_report_opts *opts)
 	r->opts.nodecount = opts->nodecount;
 	r->opts.nodefraction = opts->nodefraction;
 	r->opts.edgefraction = opts->edgefraction;
-	r->opts.trim = opts->trim;
+	r->opts.notrim = opts->notrim;
 	r->opts.cum_sort = opts->cum_sort;
 	r->opts.compact_labels = opts->compact_labels;
 	r->opts.inverted = opts->inverted;
@@ -109,7 +109,7 @@ bool pp_report_opts_same_aggregate(const struct pp_report_opts *a,
 	       a->noinlines == b->noinlines &&
 	       a->showcolumns == b->showcolumns &&
 	       a->call_tree == b->call_tree && same_string(a->unit, b->unit) &&
-	       a->divide_by == b->divide_by &&
+	       pp_report__divide_by(a) == pp_report__divide_by(b) &&
 	       a->drop_negative == b->drop_negative &&
 	       same_string(a->source_path, b->source_path) &&
 	       same_string(a->trim_path, b->trim_path);

@@ -61,7 +61,7 @@ int pp_report_topproto(struct pp_report *r, FILE *out)
 	const struct pp_profile *p = r->prof;
 	struct pp_profile *tp = NULL;
 	struct pp_strtab *keys = NULL;
-	struct pp_encode_opts eo = PP_ENCODE_OPTS_INIT;
+	struct pp_encode_opts eo = {0};
 	uint8_t *data = NULL;
 	size_t len = 0;
 	pp_str cum, flat, unit;

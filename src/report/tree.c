@@ -202,8 +202,8 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 		o.nodecount = 0;
 		o.nodefraction = o.edgefraction = 0;
 		o.edge_regex = re;
-	} else if (r->opts.trim && r->opts.nodecount < 0) {
-		o.nodecount = 80;
+	} else if (!r->opts.notrim) {
+		o.nodecount = pp_report__nodecount(&r->opts, 80);
 	}
 	o.all_edges = true;
 	if ((err = pp_report__view(r, false, &o)) < 0 ||

@@ -67,7 +67,7 @@ static int open_sources(struct pp_ctx *ctx, const struct pp_load_opts *o,
                         const char *const *sources, const struct pp_bytes *data,
                         size_t n, struct pp_profile **profs, bool *remote)
 {
-	struct pp_fetch_opts fo = PP_FETCH_OPTS_INIT;
+	struct pp_fetch_opts fo = {0};
 	const char **urls = NULL;
 	struct pp_profile **fetched = NULL;
 	size_t nurls = 0, k = 0;
@@ -199,7 +199,7 @@ static int symbolize(struct pp_ctx *ctx, const struct pp_load_opts *o,
                      const char *executable, const struct remote *r,
                      struct pp_profile *p)
 {
-	struct pp_symbolize_opts so = PP_SYMBOLIZE_OPTS_INIT;
+	struct pp_symbolize_opts so = {0};
 	struct pp_symbolz_opts zo = {false, {NULL, NULL, NULL}};
 	uint32_t nbrought, nlocal;
 	int err;

@@ -87,7 +87,7 @@ static int load_base(struct pp_ctx *ctx, const struct pp_load_opts *o,
 int pp_session_open(struct pp_ctx *ctx, const char *const *sources, size_t n,
                     const struct pp_load_opts *opts, struct pp_session **out)
 {
-	static const struct pp_load_opts defaults = PP_LOAD_OPTS_INIT;
+	static const struct pp_load_opts defaults = {0};
 	const struct pp_load_opts *o = opts ? opts : &defaults;
 	const char *executable = NULL;
 	const char *first_base = o->ndiff_base ? o->diff_base[0]

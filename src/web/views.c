@@ -50,8 +50,8 @@ static struct pp_report *report_for(struct pp_web_views *v, pp_web_get_fn get,
 	free(key);
 	v->ctx->message[0] = '\0';
 	/* The session copies what it keeps of the options. */
-	pp_cli_view_opts(&cfg, &view);
-	rc = pp_session_get_report(v->session, &view, &r);
+	if ((rc = pp_cli_view_opts(v->ctx, &cfg, &view)) >= 0)
+		rc = pp_session_get_report(v->session, &view, &r);
 	pp_cli_config_release(&cfg);
 	if (rc < 0) {
 		snprintf(err, errsize, "%s",

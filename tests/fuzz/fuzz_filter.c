@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
-	struct pp_filter_opts fo = PP_FILTER_OPTS_INIT;
+	struct pp_filter_opts fo = {0};
 	const char **slots[] = {&fo.focus,     &fo.ignore,    &fo.hide,
 	                        &fo.show,      &fo.show_from, &fo.tagfocus,
 	                        &fo.tagignore, &fo.tagshow,   &fo.taghide,
@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ctx.max_size = 16 << 20;
 	if (pp_source_decode(&ctx, "fuzz", nul + 1, size - tlen - 1, &p) == 0 &&
 	    pp_profile_filter(&ctx, p, &fo, &f) == 0) {
-		struct pp_report_opts o = PP_REPORT_OPTS_INIT;
+		struct pp_report_opts o = {0};
 		struct pp_report *r = NULL;
 		FILE *sink = fopen("/dev/null", "w");
 

@@ -19,7 +19,7 @@ static void reports(struct pp_session *s, FILE *sink)
 	        PP_GRAN_LINES, PP_GRAN_ADDRESSES};
 
 	for (size_t g = 0; g < sizeof(grans) / sizeof(grans[0]); g++) {
-		struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+		struct pp_view_opts o = {0};
 
 		o.report.granularity = grans[g];
 		o.report.cum_sort = g & 1;
@@ -70,7 +70,7 @@ static void reports(struct pp_session *s, FILE *sink)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
-	struct pp_load_opts lo = PP_LOAD_OPTS_INIT;
+	struct pp_load_opts lo = {0};
 	const char *name = "fuzz";
 	struct pp_bytes bytes = {(uint8_t *)data, size};
 	struct pp_session *s = NULL;
@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lo.ndiff_base = 1;
 	lo.base_data = &bytes;
 	if (sink && pp_session_open(&ctx, &name, 1, &lo, &s) == 0) {
-		struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+		struct pp_view_opts o = {0};
 
 		pp_session_report(s, PP_REPORT_TOP, NULL, &o, sink);
 		pp_session_report(s, PP_REPORT_FLAME, NULL, &o, sink);

@@ -27,7 +27,7 @@ static uint64_t word(const uint8_t *data, size_t size, size_t at)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
-	struct pp_symbolize_opts opts = PP_SYMBOLIZE_OPTS_INIT;
+	struct pp_symbolize_opts opts = {0};
 	struct pp_symbolizer *s = NULL;
 	char path[64], *name;
 	FILE *f;

@@ -52,7 +52,7 @@ static uint32_t add_function_location(struct pp_profile *p, const char *name,
 static struct pp_report *top(struct pp_ctx *ctx, struct pp_profile *p,
                              enum pp_granularity gran)
 {
-	struct pp_report_opts o = PP_REPORT_OPTS_INIT;
+	struct pp_report_opts o = {0};
 	struct pp_report *r = NULL;
 	FILE *sink = fopen("/dev/null", "w");
 

@@ -61,7 +61,7 @@ static int tree_report(struct pp_report *r, FILE *out)
 static void test_report_cache__repeat_costs_nothing(void **state)
 {
 	struct fixture *f = *state;
-	struct pp_report_opts opts = PP_REPORT_OPTS_INIT;
+	struct pp_report_opts opts = {0};
 	struct pp_report *r = NULL;
 	char *a, *b, *c;
 
@@ -91,7 +91,7 @@ static void test_report_cache__repeat_costs_nothing(void **state)
 static void test_report_cache__tree_leaves_options(void **state)
 {
 	struct fixture *f = *state;
-	struct pp_report_opts opts = PP_REPORT_OPTS_INIT;
+	struct pp_report_opts opts = {0};
 	struct pp_report *r = NULL, *fresh = NULL;
 	char *a, *b;
 	FILE *null = fopen("/dev/null", "w");
@@ -127,7 +127,7 @@ static int peek_hasher(struct pp_report *r, FILE *out)
 static void test_report_cache__peek_edges(void **state)
 {
 	struct fixture *f = *state;
-	struct pp_report_opts opts = PP_REPORT_OPTS_INIT;
+	struct pp_report_opts opts = {0};
 	struct pp_report *r = NULL, *fresh = NULL;
 	char *a, *b, *c, *d, *e;
 
@@ -159,7 +159,7 @@ static void test_report_cache__peek_edges(void **state)
 static void test_report_cache__dot(void **state)
 {
 	struct fixture *f = *state;
-	struct pp_report_opts opts = PP_REPORT_OPTS_INIT;
+	struct pp_report_opts opts = {0};
 	struct pp_report *r = NULL;
 	char *a, *b;
 

@@ -24,7 +24,7 @@ static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	struct pp_ctx init = PP_CTX_INIT;
-	struct pp_load_opts lo = PP_LOAD_OPTS_INIT;
+	struct pp_load_opts lo = {0};
 	const char *src = PROFILE;
 
 	f->ctx = init;
@@ -62,7 +62,7 @@ static char *run(struct pp_session *s, enum pp_report_kind kind,
 static char *run_fresh(enum pp_report_kind kind, const struct pp_view_opts *o)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
-	struct pp_load_opts lo = PP_LOAD_OPTS_INIT;
+	struct pp_load_opts lo = {0};
 	const char *src = PROFILE;
 	struct pp_session *s;
 	char *text;
@@ -99,7 +99,7 @@ static struct pp_session_stats step(struct pp_session *s,
 static void test_session__repeat_builds_nothing(void **state)
 {
 	struct fixture *f = *state;
-	struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+	struct pp_view_opts o = {0};
 	struct pp_session_stats a, b;
 
 	a = step(f->s, PP_REPORT_TOP, &o);
@@ -115,7 +115,7 @@ static void test_session__repeat_builds_nothing(void **state)
 static void test_session__view_change_keeps_aggregate(void **state)
 {
 	struct fixture *f = *state;
-	struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+	struct pp_view_opts o = {0};
 	struct pp_session_stats a, b;
 
 	a = step(f->s, PP_REPORT_TOP, &o);
@@ -142,7 +142,7 @@ static void test_session__view_change_keeps_aggregate(void **state)
 static void test_session__aggregate_change_keeps_filtered(void **state)
 {
 	struct fixture *f = *state;
-	struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+	struct pp_view_opts o = {0};
 	struct pp_session_stats a, b;
 
 	o.filter.focus = "runtime";
@@ -166,7 +166,7 @@ static void test_session__aggregate_change_keeps_filtered(void **state)
 static void test_session__filter_change_refilters(void **state)
 {
 	struct fixture *f = *state;
-	struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+	struct pp_view_opts o = {0};
 	struct pp_session_stats a, b;
 
 	o.filter.focus = "runtime";
@@ -185,7 +185,7 @@ static void test_session__filter_change_refilters(void **state)
 static void test_session__bound_evicts_oldest(void **state)
 {
 	struct fixture *f = *state;
-	struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+	struct pp_view_opts o = {0};
 	static const char *const focus[] = {"runtime", "flate", "gzip",
 	                                    "runtime"};
 	struct pp_session_stats st;
@@ -203,7 +203,7 @@ static void test_session__bound_evicts_oldest(void **state)
 static void test_session__bad_options_fail_cleanly(void **state)
 {
 	struct fixture *f = *state;
-	struct pp_view_opts o = PP_VIEW_OPTS_INIT;
+	struct pp_view_opts o = {0};
 
 	o.report.sample_index = "nosuchtype";
 	assert_int_equal(pp_session_prepare(f->s, PP_REPORT_TOP, &o),

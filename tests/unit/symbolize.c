@@ -24,7 +24,7 @@
 static struct pp_symbolizer *new_sym(struct pp_ctx *ctx, const char *bp,
                                      enum pp_demangle dm)
 {
-	struct pp_symbolize_opts o = PP_SYMBOLIZE_OPTS_INIT;
+	struct pp_symbolize_opts o = {0};
 	struct pp_symbolizer *s = NULL;
 
 	o.binary_path = bp;
@@ -278,7 +278,7 @@ static void test_symbolize__compressed_debug_copy(void **state)
 static void test_symbolize__compressed_debug_by_build_id(void **state)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
-	struct pp_symbolize_opts o = PP_SYMBOLIZE_OPTS_INIT;
+	struct pp_symbolize_opts o = {0};
 	struct pp_symbolizer *s = NULL;
 	char dir[4096];
 	static const struct want mix[] = {
@@ -415,7 +415,7 @@ static void test_symbolize__go_runtime_names(void **state)
 static void test_symbolize__opts_parse(void **state)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
-	struct pp_symbolize_opts o = PP_SYMBOLIZE_OPTS_INIT;
+	struct pp_symbolize_opts o = {0};
 
 	(void)state;
 	assert_int_equal(
@@ -456,7 +456,7 @@ static void symbolize_one(const char *file, const char *build_id,
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
 	struct pp_profile *p = pp_profile_new(&ctx);
-	struct pp_symbolize_opts o = PP_SYMBOLIZE_OPTS_INIT;
+	struct pp_symbolize_opts o = {0};
 	struct pp_mapping m;
 	struct pp_location l;
 	uint32_t li, mi;

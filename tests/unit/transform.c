@@ -577,7 +577,7 @@ static void test_transform__focus_and_ignore(void **state)
 {
 	struct fixture *f = *state;
 	struct pp_profile *p = names_profile(f), *out;
-	struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+	struct pp_filter_opts o = {0};
 
 	/* focus keeps whole samples with a matching frame: by function
 	 * name (an inlined one too), */
@@ -620,7 +620,7 @@ static void test_transform__hide_and_show(void **state)
 {
 	struct fixture *f = *state;
 	struct pp_profile *p = names_profile(f), *out;
-	struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+	struct pp_filter_opts o = {0};
 
 	/* hide drops matching frames, an inlined line on its own; a sample
 	 * left without frames goes. */
@@ -669,7 +669,7 @@ static void test_transform__show_from(void **state)
 	        PROFILE(&f->ctx, CPU, "A;B;C;B 1,10", "A;X|B|Y;Z 2,20",
 	                "A;D 4,40", "A;handle|B 8,80");
 	struct pp_profile *out;
-	struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+	struct pp_filter_opts o = {0};
 
 	/* pprof's example: [A B C B] from B is [B C B]; from C, [C B]; a
 	 * sample without a match goes. Inside a location, the lines that
@@ -707,7 +707,7 @@ static void test_transform__prune_from(void **state)
 	                "main;work|malloc(int)|memclr 2,20", "main;work 4,40",
 	                "main;malloc;malloc 8,80");
 	struct pp_profile *out;
-	struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+	struct pp_filter_opts o = {0};
 
 	/* The callees of the leafmost matching frame go, inlined ones too;
 	 * names are matched without their argument list. */
@@ -737,7 +737,7 @@ static void test_transform__bad_regex(void **state)
 	        "prune_from", "tagfocus", "tagignore", "tagshow", "taghide"};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+		struct pp_filter_opts o = {0};
 		const char **slot[] = {&o.focus,    &o.ignore,    &o.hide,
 		                       &o.show,     &o.show_from, &o.prune_from,
 		                       &o.tagfocus, &o.tagignore, &o.tagshow,
@@ -769,7 +769,7 @@ static void test_transform__tagfocus_strings(void **state)
 {
 	struct fixture *f = *state;
 	struct pp_profile *p = tags_profile(f), *out;
-	struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+	struct pp_filter_opts o = {0};
 
 	/* KEY=REGEX: any of the comma-separated regexes on KEY's value. */
 	o.tagfocus = "handler=^log";
@@ -810,7 +810,7 @@ static void test_transform__tagshow_taghide(void **state)
 {
 	struct fixture *f = *state;
 	struct pp_profile *p = tags_profile(f), *out;
-	struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+	struct pp_filter_opts o = {0};
 
 	o.tagshow = "^(handler|tenant)$";
 	o.taghide = "tenant";
@@ -841,7 +841,7 @@ static struct pp_profile *numbers_profile(struct fixture *f)
 static char *kept(struct fixture *f, const struct pp_profile *p,
                   const char *focus, const char *ignore)
 {
-	struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+	struct pp_filter_opts o = {0};
 	struct pp_profile *out;
 	char *s = calloc(1, 64);
 	size_t n = 0;
@@ -921,7 +921,7 @@ static void test_transform__filters_in_pprof_order(void **state)
 	        "main;gc;malloc 4,40 handler=login",
 	        "main;serve;log 8,80 handler=login");
 	struct pp_profile *out;
-	struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+	struct pp_filter_opts o = {0};
 
 	/* focus/ignore/hide/show, then show_from, then the tags, then
 	 * prune_from: a sample ignored, a frame hidden, callers dropped,
@@ -939,9 +939,8 @@ static void test_transform__filters_in_pprof_order(void **state)
 	 * tables (merge drops what no sample uses). */
 	assert_int_equal(out->nfunctions, p->nfunctions);
 	pp_profile_free(out);
-	assert_false(pp_filter_opts_active(
-	        &(struct pp_filter_opts)PP_FILTER_OPTS_INIT));
-	o = (struct pp_filter_opts)PP_FILTER_OPTS_INIT;
+	assert_false(pp_filter_opts_active(&(struct pp_filter_opts){0}));
+	o = (struct pp_filter_opts){0};
 	o.taghide = "";
 	assert_false(pp_filter_opts_active(&o));
 	o.taghide = "x";
@@ -975,7 +974,7 @@ static void test_transform__interrupted(void **state)
 		flag = !down;
 		for (size_t i = 0; i < sizeof(filters) / sizeof(*filters);
 		     i++) {
-			struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+			struct pp_filter_opts o = {0};
 			const char **v[] = {&o.focus,     &o.ignore,
 			                    &o.hide,      &o.show,
 			                    &o.show_from, &o.tagfocus,
@@ -1072,7 +1071,7 @@ static void test_transform__allocation_failures(void **state)
 			struct failing_alloc fl;
 			struct pp_ctx ctx = PP_CTX_INIT;
 			struct pp_profile *out = NULL, *both[2] = {p, p};
-			struct pp_filter_opts o = PP_FILTER_OPTS_INIT;
+			struct pp_filter_opts o = {0};
 			int err;
 
 			failing_alloc_install(&ctx, &fl, n - 1);
