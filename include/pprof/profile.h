@@ -221,4 +221,38 @@ uint32_t pp_profile_default_index(const struct pp_profile *p);
 int pp_profile_sample_index(const struct pp_profile *p, const char *spec,
                             uint32_t *out);
 
+/* ---- -diff_base's mark -------------------------------------------------- */
+
+/* -diff_base marks the base's samples with the string label
+ * pprof::base=true (pprof's Sample.DiffBaseSample); reports take their
+ * totals from them and flame graphs show them apart. The mark's two
+ * strings in p, looked up once for the loops over samples: both PP_NONE
+ * when p has no such label. */
+struct pp_base_mark {
+	pp_str key, value;
+};
+
+struct pp_base_mark pp_profile_base_mark(const struct pp_profile *p);
+
+/* True if sample i of p carries the mark m of p (inline: it runs once a
+ * sample in the tree's and the totals' loops). */
+static inline bool pp_sample_is_base(const struct pp_profile *p, uint32_t i,
+                                     struct pp_base_mark m)
+{
+	const struct pp_sample *s = &p->samples[i];
+
+	if (m.key == PP_NONE || m.value == PP_NONE)
+		return false;
+	for (uint32_t j = 0; j < s->label_count; j++) {
+		const struct pp_label *l = &p->labels[s->label_first + j];
+
+		if (l->key == m.key && l->str == m.value)
+			return true;
+	}
+	return false;
+}
+
+/* The same for one sample, the mark looked up. */
+bool pp_profile_is_base_sample(const struct pp_profile *p, uint32_t i);
+
 #endif

@@ -70,9 +70,6 @@ int pp_profile_check_base(struct pp_ctx *ctx, const struct pp_profile *prof,
                           const struct pp_profile *base,
                           const char *const names[2]);
 
-/* True if sample i of p carries the pprof::base=true label (-diff_base). */
-bool pp_profile_is_base_sample(const struct pp_profile *p, uint32_t i);
-
 /* ---- filters ------------------------------------------------------------- */
 
 /*
@@ -109,11 +106,6 @@ struct pp_filter_opts {
 	const char *taghide;
 	const char *prune_from;
 };
-
-#define PP_FILTER_OPTS_INIT                                                \
-	{                                                                  \
-		NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL \
-	}
 
 /*
  * pprof's -tagroot and -tagleaf: labels as pseudo frames, made before the

@@ -64,7 +64,7 @@ struct builder {
 	const uint32_t *by_rank;  /* name rank -> graph node */
 	uint32_t si;              /* sample index */
 	bool reversed;            /* stacks read leaf first */
-	pp_str base_key;
+	struct pp_base_mark base_mark;
 	/* The distinct stacks: samples with the same locations (and the same
 	 * side of a diff) are walked once, with their values summed. */
 	int64_t *weight;
@@ -147,19 +147,6 @@ static int new_node(struct builder *b, uint32_t parent, uint32_t key,
 		t->max_depth = n->depth;
 	*out = t->nnodes++;
 	return 0;
-}
-
-static bool is_base_sample(const struct pp_profile *p, uint32_t s,
-                           pp_str base_key)
-{
-	const struct pp_sample *smp = &p->samples[s];
-
-	if (base_key == PP_NONE)
-		return false;
-	for (uint32_t i = 0; i < smp->label_count; i++)
-		if (p->labels[smp->label_first + i].key == base_key)
-			return true;
-	return false;
 }
 
 /* A stack that ends at node n. */
@@ -308,7 +295,7 @@ struct stack_slot {
 static uint64_t sample_hash(const struct builder *b, uint32_t s)
 {
 	const struct pp_sample *smp = &b->p->samples[s];
-	bool base = is_base_sample(b->p, s, b->base_key);
+	bool base = pp_sample_is_base(b->p, s, b->base_mark);
 	uint64_t h = stack_hash(b->p->sample_locs + smp->loc_first,
 	                        smp->loc_count, base);
 
@@ -741,7 +728,7 @@ static int tree_build(struct pp_ctx *ctx, const struct pp_profile *prof,
 	b.by_rank = by_rank;
 	b.si = go.sample_index;
 	b.reversed = reversed;
-	b.base_key = pp_strtab_find(prof->strings, "pprof::base", 11);
+	b.base_mark = pp_profile_base_mark(prof);
 	if ((err = new_node(&b, PP_NONE, 0, 0, &root)) < 0 ||
 	    (err = add_samples(&b)) < 0)
 		goto done;

@@ -310,3 +310,19 @@ int pp_profile_locate(struct pp_profile *p, const char *exec_name)
 	}
 	return 0;
 }
+
+struct pp_base_mark pp_profile_base_mark(const struct pp_profile *p)
+{
+	static const char key[] = "pprof::base", value[] = "true";
+	struct pp_base_mark m = {
+	        pp_strtab_find(p->strings, key, sizeof(key) - 1),
+	        pp_strtab_find(p->strings, value, sizeof(value) - 1),
+	};
+
+	return m;
+}
+
+bool pp_profile_is_base_sample(const struct pp_profile *p, uint32_t i)
+{
+	return pp_sample_is_base(p, i, pp_profile_base_mark(p));
+}

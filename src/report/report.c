@@ -89,8 +89,7 @@ int64_t pp_report__total(const struct pp_report *r)
 	int64_t total = 0, div = 0, diff_total = 0, diff_div = 0;
 	/* -diff_base: base samples carry pprof::base=true; pprof's
 	 * computeTotal then reports percentages of the base. */
-	pp_str base_key = pp_strtab_find(p->strings, "pprof::base", 11);
-	pp_str yes = pp_strtab_find(p->strings, "true", 4);
+	struct pp_base_mark mark = pp_profile_base_mark(p);
 
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const int64_t *v = p->values + (size_t)s * nt;
@@ -99,19 +98,9 @@ int64_t pp_report__total(const struct pp_report *r)
 
 		total += x;
 		div += d;
-		if (base_key != PP_NONE && yes != PP_NONE) {
-			const struct pp_sample *smp = &p->samples[s];
-
-			for (uint32_t i = 0; i < smp->label_count; i++) {
-				const struct pp_label *l =
-				        &p->labels[smp->label_first + i];
-
-				if (l->key == base_key && l->str == yes) {
-					diff_total += x;
-					diff_div += d;
-					break;
-				}
-			}
+		if (pp_sample_is_base(p, s, mark)) {
+			diff_total += x;
+			diff_div += d;
 		}
 	}
 	if (diff_total > 0) {

@@ -11,21 +11,6 @@
 
 #define BASE_KEY "pprof::base"
 
-bool pp_profile_is_base_sample(const struct pp_profile *p, uint32_t i)
-{
-	pp_str key = pp_strtab_find(p->strings, BASE_KEY, strlen(BASE_KEY));
-	pp_str yes = pp_strtab_find(p->strings, "true", 4);
-	const struct pp_sample *s = &p->samples[i];
-
-	if (key == PP_NONE || yes == PP_NONE)
-		return false;
-	for (uint32_t j = 0; j < s->label_count; j++)
-		if (p->labels[s->label_first + j].key == key &&
-		    p->labels[s->label_first + j].str == yes)
-			return true;
-	return false;
-}
-
 static void describe_types(const struct pp_profile *p, char *buf, size_t size)
 {
 	size_t used = 0;

@@ -322,6 +322,36 @@ static void test_tree__base_samples(void **state)
 	fx_release(&fx, t);
 }
 
+/* A base sample is one labelled pprof::base=true (pp_sample_is_base, as
+ * pprof's DiffBaseSample): the key with another value marks nothing. */
+static void test_tree__base_needs_true(void **state)
+{
+	struct fixture fx;
+	uint32_t fmain, lmain;
+	struct pp_label label = {0};
+	int64_t v = -3;
+	struct pp_tree *t;
+	static const struct want want[] = {
+	        {"", 0, 2, 0, 2},
+	        {"main", 1, 2, 2, 2},
+	};
+
+	(void)state;
+	fx_init(&fx);
+	fmain = fx_func(&fx, "main");
+	lmain = fx_loc(&fx, 1, fmain, 1);
+	fx_sample(&fx, 5, false, lmain, PP_NONE);
+	label.key = pp_profile_intern(fx.p, "pprof::base");
+	label.str = pp_profile_intern(fx.p, "false");
+	assert_int_equal(pp_profile_add_sample(fx.p, &lmain, 1, &v, &label, 1),
+	                 0);
+	assert_false(pp_profile_is_base_sample(fx.p, 1));
+	t = fx_tree(&fx, PP_GRAN_FUNCTIONS, false);
+	assert_nodes(t, want, 2);
+	assert_false(t->has_base);
+	fx_release(&fx, t);
+}
+
 /* No samples; a sample without locations counts at the root. */
 static void test_tree__empty(void **state)
 {
@@ -515,6 +545,7 @@ int main(void)
 	        cmocka_unit_test(test_tree__reversed),
 	        cmocka_unit_test(test_tree__granularity),
 	        cmocka_unit_test(test_tree__base_samples),
+	        cmocka_unit_test(test_tree__base_needs_true),
 	        cmocka_unit_test(test_tree__empty),
 	        cmocka_unit_test(test_tree__random_functions),
 	        cmocka_unit_test(test_tree__random_lines),
