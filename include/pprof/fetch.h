@@ -1,6 +1,7 @@
 /*
  * Fetching profiles over HTTP(S), as `go tool pprof URL` does, with
- * libcurl; and saving a fetched profile under pprof's name.
+ * libcurl. (Saving a fetched profile under pprof's name is the CLI's:
+ * src/cli/save.c.)
  *
  * A source is a URL when pprof would take it for one (its adjustURL): it
  * parses as a URL with a host, as is or with "http://" put in front, so
@@ -95,11 +96,6 @@ struct pp_fetch_opts {
 	void *progress_data;
 };
 
-#define PP_FETCH_OPTS_INIT                           \
-	{                                            \
-		0, 0, {NULL, NULL, NULL}, NULL, NULL \
-	}
-
 /*
  * Fetch the profile at URL source over HTTP(S) and decode it (gzip'd or
  * not, profile.proto or a legacy format), streaming a gzip'd body through
@@ -170,26 +166,5 @@ int pp_symbolz_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
  */
 int pp_fetch_global_init(struct pp_ctx *ctx);
 void pp_fetch_global_cleanup(void);
-
-/*
- * The start of the name pprof saves a fetched profile under:
- * "pprof.", the base name of the first mapping's file and ".", if it has
- * one, then each sample type followed by "." ("pprof.server.samples.cpu.").
- * Unlike pprof, a '/' or control character from the profile becomes '_'
- * (a hostile server cannot write outside the directory), and the name is
- * cut to leave room for the number and suffix. *out: pp_free.
- */
-int pp_fetch_save_prefix(struct pp_ctx *ctx, const struct pp_profile *p,
-                         char **out);
-
-/*
- * Save p, gzip'd, as DIR/PREFIXNNN.pb.gz with PREFIX from
- * pp_fetch_save_prefix and NNN (001 to 9999) the first number not taken,
- * written to a temporary file first and linked into place, so the name
- * appears only with the whole profile in it and no file is ever replaced.
- * dir must exist. *path_out (pp_free) is the file's name.
- */
-int pp_fetch_save(struct pp_ctx *ctx, const struct pp_profile *p,
-                  const char *dir, char **path_out);
 
 #endif

@@ -8,6 +8,7 @@
 #include "output.h"
 #include "pprof/fetch.h"
 #include "pprof/outfile.h"
+#include "save.h"
 
 int pp_cli_fetch_init(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                       const char *const *sources, size_t nsources)
@@ -67,7 +68,7 @@ void pp_cli_save_fetched(struct pp_ctx *ctx, const struct pp_profile *p)
 	 * failure, linked into place on success): a Ctrl-C then ends us
 	 * with the file whole and no temporary left. */
 	pp_cli_signals_hold();
-	err = pp_fetch_save(ctx, p, dirs[i], &path);
+	err = pp_cli_save(ctx, p, dirs[i], &path);
 	pp_cli_signals_release();
 	if (err < 0) {
 		pp_warn(ctx, "could not save profile: %s", ctx->message);
