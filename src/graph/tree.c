@@ -13,6 +13,14 @@
  * waits for the one before, the reads of one level are independent and the
  * memory system overlaps them: on the large bench profile (51.6 M frames,
  * 8.8 M nodes) this is 4x faster than the hash, in half the memory.
+ *
+ * Most of the time goes to touching memory, so the builder touches little:
+ * a group's stacks are sorted by one counting pass over the keys it holds
+ * into the other of two cursor arrays (no copy back: each task says which
+ * array its stacks are in), the second array is the hash's memory once the
+ * stacks are found, and the node array is sized once for the most nodes
+ * the stacks can make, so it never moves (pages never written cost
+ * nothing).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -48,27 +56,34 @@ struct cursor {
 	uint32_t key;   /* 0: the stack ended; else 1 + rank of the frame */
 };
 
-/* A child to build: the stacks [a, b) reach it through parent. */
+/* A child to build: the stacks [a, b) of cursor array buf (0: cur, 1: tmp)
+ * reach it through parent. */
 struct task {
 	uint32_t a, b;
 	uint32_t parent;
 	uint32_t key;
 	uint32_t depth; /* the child's */
+	uint32_t buf;
 };
 
 struct builder {
 	struct pp_tree *t;
 	const struct pp_profile *p;
-	const uint32_t *lnf, *ln; /* the graph's loc_node_first, loc_nodes */
-	const uint32_t *rank;     /* graph node -> name rank */
-	const uint32_t *by_rank;  /* name rank -> graph node */
-	uint32_t si;              /* sample index */
-	bool reversed;            /* stacks read leaf first */
+	const uint32_t *lnf;     /* the graph's loc_node_first */
+	const uint32_t *fkey;    /* per loc_nodes entry: 1 + its name rank */
+	const uint32_t *by_rank; /* name rank -> graph node */
+	/* Counting sort: per key, zero between sorts (nkeys of them), and
+	 * the keys one sort met. */
+	uint32_t *count, *seen;
+	uint32_t nkeys;
+	uint32_t si;   /* sample index */
+	bool reversed; /* stacks read leaf first */
 	struct pp_base_mark base_mark;
 	/* The distinct stacks: samples with the same locations (and the same
 	 * side of a diff) are walked once, with their values summed. */
 	int64_t *weight;
 	unsigned char *base;
+	uint32_t *frames; /* per stack: how many frames (at most 2^32 - 1) */
 	struct cursor *cur, *tmp;
 	/* Children still to build, the next on top. pending: how many
 	 * stacks they hold. */
@@ -94,7 +109,7 @@ static uint32_t next_key_reversed(const struct builder *b, struct cursor *c)
 	}
 	n = b->lnf[l + 1] - b->lnf[l];
 	c->line--;
-	return c->key = b->rank[b->ln[b->lnf[l] + (n - 1 - c->line)]] + 1;
+	return c->key = b->fkey[b->lnf[l] + (n - 1 - c->line)];
 }
 
 /* Read the sample's next frame, root first: its key. */
@@ -114,7 +129,7 @@ static uint32_t next_key(const struct builder *b, struct cursor *c)
 	}
 	/* A location's frames are innermost first: the caller is last. */
 	c->line--;
-	return c->key = b->rank[b->ln[b->lnf[l] + c->line]] + 1;
+	return c->key = b->fkey[b->lnf[l] + c->line];
 }
 
 static int new_node(struct builder *b, uint32_t parent, uint32_t key,
@@ -160,60 +175,142 @@ static void end_stack(struct builder *b, uint32_t n, uint32_t stack)
 		        add64(b->t->base_self[n], (int64_t)(0 - (uint64_t)w));
 }
 
-/* Sort cur[0, n) by key (tmp: as many for scratch): insertion sort when
- * short, else an LSD radix sort over the bytes in which the keys differ. */
-static void sort_keys(struct cursor *cur, struct cursor *tmp, uint32_t n,
-                      uint32_t min, uint32_t max)
+/* Groups of at most this many stacks are sorted in place by insertion. */
+#define SHORT_GROUP 24
+
+static void sort_short(struct cursor *cur, uint32_t n)
 {
-	struct cursor *src = cur, *dst = tmp;
+	for (uint32_t i = 1; i < n; i++) {
+		struct cursor c = cur[i];
+		uint32_t j = i;
 
-	if (n <= 24) {
-		for (uint32_t i = 1; i < n; i++) {
-			struct cursor c = cur[i];
-			uint32_t j = i;
+		for (; j > 0 && cur[j - 1].key > c.key; j--)
+			cur[j] = cur[j - 1];
+		cur[j] = c;
+	}
+}
 
-			for (; j > 0 && cur[j - 1].key > c.key; j--)
-				cur[j] = cur[j - 1];
-			cur[j] = c;
+static void sort_u32(uint32_t *v, uint32_t n);
+
+/*
+ * Sort the stacks src[a, e), whose keys lie in [min, max], by key into
+ * dst[a, e) with one counting pass. The keys met go to b->seen[0, *out) in
+ * increasing order, and b->count[k] is left at the end of key k's run:
+ * the caller sets it back to zero.
+ */
+static void sort_counting(struct builder *b, const struct cursor *src,
+                          struct cursor *dst, uint32_t a, uint32_t e,
+                          uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint32_t *count = b->count, *seen = b->seen, d = 0, at = a;
+
+	for (uint32_t i = a; i < e; i++)
+		if (count[src[i].key]++ == 0)
+			seen[d++] = src[i].key;
+	/* When the keys are dense in their range, walking the range is
+	 * cheaper than sorting them. */
+	if ((uint64_t)(max - min) <= 4 * (uint64_t)d) {
+		d = 0;
+		for (uint32_t k = min;; k++) {
+			if (count[k])
+				seen[d++] = k;
+			if (k == max)
+				break;
 		}
+	} else {
+		sort_u32(seen, d);
+	}
+	for (uint32_t j = 0; j < d; j++) {
+		uint32_t c = count[seen[j]];
+
+		count[seen[j]] = at;
+		at += c;
+	}
+	for (uint32_t i = a; i < e; i++)
+		dst[count[src[i].key]++] = src[i];
+	*out = d;
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static void sort_u32(uint32_t *v, uint32_t n)
+{
+	if (n > 32) {
+		qsort(v, n, sizeof(*v), cmp_u32);
 		return;
 	}
-	for (uint32_t shift = 0; shift < 32 && (max - min) >> shift;
-	     shift += 8) {
-		uint32_t count[256] = {0}, sum = 0;
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t x = v[i], j = i;
 
-		for (uint32_t i = 0; i < n; i++)
-			count[((src[i].key - min) >> shift) & 0xff]++;
-		for (uint32_t d = 0; d < 256; d++) {
-			uint32_t c = count[d];
-
-			count[d] = sum;
-			sum += c;
-		}
-		for (uint32_t i = 0; i < n; i++)
-			dst[count[((src[i].key - min) >> shift) & 0xff]++] =
-			        src[i];
-		src = dst;
-		dst = src == cur ? tmp : cur;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
 	}
-	if (src != cur)
-		memcpy(cur, src, (size_t)n * sizeof(*cur));
+}
+
+static int push_task(struct builder *b, uint32_t a, uint32_t e, uint32_t parent,
+                     uint32_t key, uint32_t depth, uint32_t buf)
+{
+	struct task *tk;
+	int err;
+
+	if ((err = pp_grow(b->t->ctx, (void **)&b->tasks, &b->cap_tasks,
+	                   b->ntasks + 1, sizeof(*b->tasks))) < 0)
+		return err;
+	tk = &b->tasks[b->ntasks++];
+	tk->a = a;
+	tk->b = e;
+	tk->parent = parent;
+	tk->key = key;
+	tk->depth = depth;
+	tk->buf = buf;
+	b->pending += e - a;
+	return 0;
+}
+
+/* Queue one task per run of equal keys in the sorted short group
+ * cur[a, e) of array buf, last to first, ending the stacks of key 0. */
+static int push_short_runs(struct builder *b, const struct cursor *cur,
+                           uint32_t n, uint32_t depth, uint32_t a, uint32_t e,
+                           uint32_t buf)
+{
+	uint32_t stop = a;
+	int err;
+
+	while (stop < e && cur[stop].key == 0)
+		end_stack(b, n, cur[stop++].stack);
+	for (uint32_t j = e; j > stop;) {
+		uint32_t i = j - 1;
+
+		while (i > stop && cur[i - 1].key == cur[j - 1].key)
+			i--;
+		if ((err = push_task(b, i, j, n, cur[i].key, depth + 1, buf)) <
+		    0)
+			return err;
+		j = i;
+	}
+	return 0;
 }
 
 /*
- * Build the subtree of node n (at depth) from the stacks cur[a, e), whose
- * cursors stand just below n: straight down while they all go the same
- * way, then sort them by their next frame and queue one task per child,
- * the first child on top.
+ * Build the subtree of node n (at depth) from the stacks [a, e) of cursor
+ * array buf, whose cursors stand just below n: straight down while they
+ * all go the same way, then sort them by their next frame and queue one
+ * task per child, the first child on top.
  */
 static int expand(struct builder *b, uint32_t n, uint32_t depth, uint32_t a,
-                  uint32_t e)
+                  uint32_t e, uint32_t buf)
 {
-	struct cursor *cur = b->cur;
+	struct cursor *cur = buf ? b->tmp : b->cur;
 	int err;
 
 	for (;;) {
-		uint32_t min = UINT32_MAX, max = 0, i, tasks_at;
+		uint32_t min = UINT32_MAX, max = 0, i, d;
 
 		if (e - a == 1) {
 			/* One sample: a chain of new nodes. */
@@ -242,36 +339,34 @@ static int expand(struct builder *b, uint32_t n, uint32_t depth, uint32_t a,
 				return err;
 			continue;
 		}
-		if (min != max)
-			sort_keys(cur + a, b->tmp + a, e - a, min, max);
-		for (i = a; i < e && cur[i].key == 0; i++)
-			end_stack(b, n, cur[i].stack);
-		/* The runs of equal keys, queued last to first. */
-		tasks_at = (uint32_t)b->ntasks;
-		while (i < e) {
-			uint32_t j = i + 1;
-			struct task *tk;
-
-			while (j < e && cur[j].key == cur[i].key)
-				j++;
-			if ((err = pp_grow(b->t->ctx, (void **)&b->tasks,
-			                   &b->cap_tasks, b->ntasks + 1,
-			                   sizeof(*b->tasks))) < 0)
-				return err;
-			tk = &b->tasks[b->ntasks++];
-			tk->a = i;
-			tk->b = j;
-			tk->parent = n;
-			tk->key = cur[i].key;
-			tk->depth = depth + 1;
-			b->pending += j - i;
-			i = j;
+		if (min == max) {
+			for (i = a; i < e; i++)
+				end_stack(b, n, cur[i].stack);
+			return 0;
 		}
-		for (size_t x = tasks_at, y = b->ntasks; x + 1 < y; x++, y--) {
-			struct task tk = b->tasks[x];
+		if (e - a <= SHORT_GROUP) {
+			sort_short(cur + a, e - a);
+			return push_short_runs(b, cur, n, depth, a, e, buf);
+		}
+		/* Sorted into the other array; the children read it there. */
+		sort_counting(b, cur, buf ? b->cur : b->tmp, a, e, min, max,
+		              &d);
+		cur = buf ? b->cur : b->tmp;
+		if ((err = pp_grow(b->t->ctx, (void **)&b->tasks, &b->cap_tasks,
+		                   b->ntasks + d, sizeof(*b->tasks))) < 0)
+			return err;
+		/* Last run first, so that the first child is on top. */
+		for (uint32_t j = d; j-- > 0;) {
+			uint32_t k = b->seen[j], end = b->count[k];
+			uint32_t start = j ? b->count[b->seen[j - 1]] : a;
 
-			b->tasks[x] = b->tasks[y - 1];
-			b->tasks[y - 1] = tk;
+			b->count[k] = 0;
+			if (k == 0)
+				for (i = start; i < end; i++)
+					end_stack(b, n, cur[i].stack);
+			else if ((err = push_task(b, start, end, n, k,
+			                          depth + 1, !buf)) < 0)
+				return err;
 		}
 		return 0;
 	}
@@ -302,38 +397,56 @@ static uint64_t sample_hash(const struct builder *b, uint32_t s)
 	return (h & ~((uint64_t)1 << 32)) | (uint64_t)base << 32;
 }
 
+/* How many frames the locations locs[0, n) hold, at most UINT32_MAX. */
+static uint32_t count_frames(const struct builder *b, const uint32_t *locs,
+                             uint32_t n)
+{
+	uint64_t f = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		f += b->lnf[locs[i] + 1] - b->lnf[locs[i]];
+	return f > UINT32_MAX ? UINT32_MAX : (uint32_t)f;
+}
+
 /*
  * One cursor per distinct stack of the samples with a value, found with a
- * hash of the whole location list. *out: how many. The slots and then the
- * locations of the stack a slot holds are far from the cache; both are
- * prefetched, AHEAD and 2 * AHEAD samples ahead.
+ * hash of the whole location list. *out: how many, *frames: how many
+ * frames they hold in all. The slots and then the locations of the stack
+ * a slot holds are far from the cache; both are prefetched, AHEAD and
+ * 2 * AHEAD samples ahead. The slots' memory, in the cache and no longer
+ * needed once the stacks are known, becomes the second cursor array.
  */
-static int distinct_stacks(struct builder *b, uint32_t *out)
+static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *frames)
 {
 	struct pp_tree *t = b->t;
 	const struct pp_profile *p = b->p;
 	struct stack_slot *slots = NULL;
-	uint64_t ahead[2 * AHEAD];
-	size_t nslots = 16, mask, j;
+	uint64_t ahead[2 * AHEAD], all = 0;
+	size_t nslots = 16, mask, j, bytes;
 	uint32_t m = 0, n = p->nsamples;
 	int err = 0;
 
 	/* At most half full, so a probe always ends. */
 	*out = 0;
-	while (nslots / 2 < n && nslots <= SIZE_MAX / 4)
+	*frames = 0;
+	while (nslots / 2 < n && nslots <= SIZE_MAX / 64)
 		nslots *= 2;
 	if (nslots / 2 < n)
 		return pp_error(t->ctx, PP_ENOMEM, "out of memory");
 	mask = nslots - 1;
-	slots = pp_calloc(t->ctx, nslots, sizeof(*slots));
+	bytes = nslots * sizeof(*slots);
+	if (bytes < ((size_t)n + 1) * sizeof(*b->tmp))
+		bytes = ((size_t)n + 1) * sizeof(*b->tmp);
+	slots = pp_malloc(t->ctx, bytes);
 	b->weight = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->weight));
 	b->base = pp_malloc(t->ctx, (size_t)n + 1);
+	b->frames = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->frames));
 	b->cur = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->cur));
-	b->tmp = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->tmp));
-	if (!slots || !b->weight || !b->base || !b->cur || !b->tmp) {
+	if (!slots || !b->weight || !b->base || !b->frames || !b->cur) {
 		err = pp_error(t->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
+	memset(slots, 0, nslots * sizeof(*slots));
 	for (uint32_t s = 0; s < 2 * AHEAD && s < n; s++) {
 		ahead[s] = sample_hash(b, s);
 		PREFETCH(&slots[(size_t)ahead[s] & mask]);
@@ -386,6 +499,8 @@ static int distinct_stacks(struct builder *b, uint32_t *out)
 			b->cur[m].stop = smp->loc_first + smp->loc_count;
 		}
 		b->cur[m].line = 0;
+		b->frames[m] = count_frames(b, locs, smp->loc_count);
+		all += b->frames[m];
 		b->weight[m] = w;
 		b->base[m] = (unsigned char)(tag & 1);
 		if (tag & 1)
@@ -393,9 +508,36 @@ static int distinct_stacks(struct builder *b, uint32_t *out)
 		m++;
 	}
 	*out = m;
+	*frames = all;
+	b->tmp = (struct cursor *)(void *)slots;
+	slots = NULL;
 done:
 	pp_free(t->ctx, slots);
 	return err;
+}
+
+/*
+ * Size t's node array once for up to want nodes (the frames of the stacks
+ * it is built from), so that it never moves: a grown array is copied, and
+ * the copy writes pages that the nodes would not have needed. Pages never
+ * written cost nothing. When so much cannot be had, the array grows as it
+ * fills instead.
+ */
+static void reserve_nodes(struct pp_tree *t, uint64_t want)
+{
+	size_t bytes;
+	void *p;
+
+	if (want > UINT32_MAX)
+		want = UINT32_MAX;
+	if (want <= t->cap_nodes ||
+	    pp_mul_size((size_t)want, sizeof(*t->nodes), &bytes) < 0)
+		return;
+	p = pp_realloc(t->ctx, t->nodes, bytes);
+	if (p) {
+		t->nodes = p;
+		t->cap_nodes = (size_t)want;
+	}
 }
 
 /* Build the child on top of b's stack. */
@@ -408,7 +550,7 @@ static int build_top(struct builder *b)
 	b->pending -= tk.b - tk.a;
 	if ((err = new_node(b, tk.parent, tk.key, tk.depth, &n)) < 0)
 		return err;
-	return expand(b, n, tk.depth, tk.a, tk.b);
+	return expand(b, n, tk.depth, tk.a, tk.b, tk.buf);
 }
 
 /* Build the children on b's stack, each completely before the next. */
@@ -483,6 +625,7 @@ static size_t find_cut(const struct builder *b)
 static int start_part(struct builder *b, struct part *pt, size_t cut)
 {
 	struct pp_tree *t = b->t;
+	uint64_t frames = 0;
 
 	memset(pt, 0, sizeof(*pt));
 	pt->ctx = *t->ctx;
@@ -495,17 +638,25 @@ static int start_part(struct builder *b, struct part *pt, size_t cut)
 	pt->b.cap_base = 0;
 	pt->root_parents = pp_malloc(t->ctx, cut * sizeof(*pt->root_parents));
 	pt->b.tasks = pp_malloc(t->ctx, cut * sizeof(*pt->b.tasks));
-	if (!pt->root_parents || !pt->b.tasks)
+	pt->b.count = pp_calloc(t->ctx, (size_t)b->nkeys, sizeof(*b->count));
+	pt->b.seen = pp_malloc(t->ctx, (size_t)b->nkeys * sizeof(*b->seen));
+	if (!pt->root_parents || !pt->b.tasks || !pt->b.count || !pt->b.seen)
 		return pp_error(t->ctx, PP_ENOMEM, "out of memory");
 	/* The part's first nodes hang from nodes of the main array: they
 	 * get PP_NONE, and their parents in the order they are made (the
 	 * stack's top first) are kept aside. */
 	for (size_t i = 0; i < cut; i++) {
-		pt->b.tasks[i] = b->tasks[i];
+		const struct task *tk = &b->tasks[i];
+		const struct cursor *cur = tk->buf ? b->tmp : b->cur;
+
+		pt->b.tasks[i] = *tk;
 		pt->b.tasks[i].parent = PP_NONE;
 		pt->root_parents[i] = b->tasks[cut - 1 - i].parent;
-		pt->b.pending += b->tasks[i].b - b->tasks[i].a;
+		pt->b.pending += tk->b - tk->a;
+		for (uint32_t c = tk->a; c < tk->b; c++)
+			frames += b->frames[cur[c].stack];
 	}
+	reserve_nodes(&pt->t, frames);
 	pt->nroots = (uint32_t)cut;
 	pt->b.ntasks = pt->b.cap_tasks = cut;
 	memmove(b->tasks, b->tasks + cut,
@@ -555,6 +706,8 @@ static int join_part(struct builder *b, struct part *pt)
 static void release_part(struct builder *b, struct part *pt)
 {
 	pp_free(b->t->ctx, pt->b.tasks);
+	pp_free(b->t->ctx, pt->b.count);
+	pp_free(b->t->ctx, pt->b.seen);
 	pp_free(b->t->ctx, pt->root_parents);
 	pp_free(b->t->ctx, pt->t.nodes);
 }
@@ -566,6 +719,7 @@ static int add_samples(struct builder *b)
 	pthread_t helper;
 	bool parallel, split = false, threaded = false;
 	uint64_t budget = 1u << 20; /* tasks looked at for a cut */
+	uint64_t frames;
 	size_t turn = 0;
 	uint32_t m;
 	int err;
@@ -573,8 +727,9 @@ static int add_samples(struct builder *b)
 	memset(&pt, 0, sizeof(pt));
 	if (b->p->nsample_locs > UINT32_MAX)
 		return pp_error(t->ctx, PP_ELIMIT, "too many stack frames");
-	if ((err = distinct_stacks(b, &m)) < 0)
+	if ((err = distinct_stacks(b, &m, &frames)) < 0)
 		return err;
+	reserve_nodes(t, t->nnodes + frames);
 	if (t->has_base) {
 		if ((err = pp_grow(t->ctx, (void **)&t->base_self, &b->cap_base,
 		                   1, sizeof(*t->base_self))) < 0)
@@ -585,7 +740,7 @@ static int add_samples(struct builder *b)
 		return 0;
 	/* The part keeps no base sums: a diff is built on one thread. */
 	parallel = m >= PARALLEL_MIN_STACKS && !t->has_base;
-	if ((err = expand(b, 0, 0, 0, m)) < 0)
+	if ((err = expand(b, 0, 0, 0, m, 0)) < 0)
 		return err;
 	while (b->ntasks > 0) {
 		size_t cut;
@@ -697,7 +852,7 @@ static int tree_build(struct pp_ctx *ctx, const struct pp_profile *prof,
 {
 	struct pp_graph_opts go = *opts;
 	struct builder b;
-	uint32_t *rank = NULL, *by_rank = NULL, root;
+	uint32_t *rank = NULL, *by_rank = NULL, *fkey = NULL, root, nframes;
 	struct pp_tree *t;
 	int err;
 
@@ -720,11 +875,22 @@ static int tree_build(struct pp_ctx *ctx, const struct pp_profile *prof,
 	}
 	if ((err = rank_names(t, rank, by_rank)) < 0)
 		goto done;
+	/* Each location's frames as their keys, read straight. */
+	nframes = t->graph->loc_node_first[prof->nlocations];
+	b.nkeys = t->graph->nnodes + 1;
+	fkey = pp_malloc(ctx, ((size_t)nframes + 1) * sizeof(*fkey));
+	b.count = pp_calloc(ctx, b.nkeys, sizeof(*b.count));
+	b.seen = pp_malloc(ctx, (size_t)b.nkeys * sizeof(*b.seen));
+	if (!fkey || !b.count || !b.seen) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (uint32_t k = 0; k < nframes; k++)
+		fkey[k] = rank[t->graph->loc_nodes[k]] + 1;
 	b.t = t;
 	b.p = prof;
 	b.lnf = t->graph->loc_node_first;
-	b.ln = t->graph->loc_nodes;
-	b.rank = rank;
+	b.fkey = fkey;
 	b.by_rank = by_rank;
 	b.si = go.sample_index;
 	b.reversed = reversed;
@@ -733,7 +899,8 @@ static int tree_build(struct pp_ctx *ctx, const struct pp_profile *prof,
 	    (err = add_samples(&b)) < 0)
 		goto done;
 	/* Children come after their parents, so one backward sweep sums
-	 * every subtree and finds where it ends. */
+	 * every subtree and finds where it ends: a node's children have
+	 * added theirs when the sweep reaches it. */
 	if (t->has_base) {
 		t->base_total = pp_malloc(ctx, (size_t)t->nnodes *
 		                                       sizeof(*t->base_total));
@@ -744,14 +911,16 @@ static int tree_build(struct pp_ctx *ctx, const struct pp_profile *prof,
 		memcpy(t->base_total, t->base_self,
 		       (size_t)t->nnodes * sizeof(*t->base_total));
 	}
-	for (uint32_t i = 0; i < t->nnodes; i++) {
-		t->nodes[i].total = t->nodes[i].self;
-		t->nodes[i].end = i + 1;
-	}
-	for (uint32_t i = t->nnodes; i-- > 1;) {
+	for (uint32_t i = t->nnodes; i-- > 0;) {
 		struct pp_tree_node *n = &t->nodes[i];
-		struct pp_tree_node *p = &t->nodes[n->parent];
+		struct pp_tree_node *p;
 
+		n->total = add64(n->total, n->self);
+		if (n->end < i + 1)
+			n->end = i + 1;
+		if (i == 0)
+			break;
+		p = &t->nodes[n->parent];
 		p->total = add64(p->total, n->total);
 		if (n->end > p->end)
 			p->end = n->end;
@@ -762,6 +931,10 @@ static int tree_build(struct pp_ctx *ctx, const struct pp_profile *prof,
 done:
 	pp_free(ctx, rank);
 	pp_free(ctx, by_rank);
+	pp_free(ctx, fkey);
+	pp_free(ctx, b.count);
+	pp_free(ctx, b.seen);
+	pp_free(ctx, b.frames);
 	pp_free(ctx, b.cur);
 	pp_free(ctx, b.tmp);
 	pp_free(ctx, b.weight);
