@@ -83,7 +83,6 @@ struct builder {
 	 * side of a diff) are walked once, with their values summed. */
 	int64_t *weight;
 	unsigned char *base;
-	uint32_t *frames; /* per stack: how many frames (at most 2^32 - 1) */
 	struct cursor *cur, *tmp;
 	/* Children still to build, the next on top. pending: how many
 	 * stacks they hold. */
@@ -330,7 +329,9 @@ static int expand(struct builder *b, uint32_t n, uint32_t depth, uint32_t a,
 				PREFETCH(&b->p->sample_locs[cur[i + AHEAD].pos -
 				                            1]);
 			k = next_key(b, &cur[i]);
-
+			/* An ended stack's value is read soon, from far. */
+			if (k == 0)
+				PREFETCH(&b->weight[cur[i].stack]);
 			min = k < min ? k : min;
 			max = k > max ? k : max;
 		}
@@ -397,26 +398,26 @@ static uint64_t sample_hash(const struct builder *b, uint32_t s)
 	return (h & ~((uint64_t)1 << 32)) | (uint64_t)base << 32;
 }
 
-/* How many frames the locations locs[0, n) hold, at most UINT32_MAX. */
-static uint32_t count_frames(const struct builder *b, const uint32_t *locs,
-                             uint32_t n)
+/* About how many frames nlocs locations hold: as many as the profile's
+ * locations hold on average. */
+static uint64_t guess_frames(const struct builder *b, uint64_t nlocs)
 {
-	uint64_t f = 0;
+	uint64_t nl = b->p->nlocations ? b->p->nlocations : 1;
 
-	for (uint32_t i = 0; i < n; i++)
-		f += b->lnf[locs[i] + 1] - b->lnf[locs[i]];
-	return f > UINT32_MAX ? UINT32_MAX : (uint32_t)f;
+	return nlocs / nl * b->lnf[b->p->nlocations] +
+	       (nlocs % nl) * b->lnf[b->p->nlocations] / nl + 1;
 }
 
 /*
  * One cursor per distinct stack of the samples with a value, found with a
- * hash of the whole location list. *out: how many, *frames: how many
- * frames they hold in all. The slots and then the locations of the stack
- * a slot holds are far from the cache; both are prefetched, AHEAD and
- * 2 * AHEAD samples ahead. The slots' memory, in the cache and no longer
- * needed once the stacks are known, becomes the second cursor array.
+ * hash of the whole location list. *out: how many, *nlocs: how many
+ * locations they hold in all. The slots and then the locations of the
+ * stack a slot holds are far from the cache; both are prefetched, AHEAD
+ * and 2 * AHEAD samples ahead. The slots' memory, no longer needed once
+ * the stacks are known, becomes the second cursor array: what it holds
+ * beyond one cursor per stack goes back to the system.
  */
-static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *frames)
+static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
 {
 	struct pp_tree *t = b->t;
 	const struct pp_profile *p = b->p;
@@ -428,7 +429,7 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *frames)
 
 	/* At most half full, so a probe always ends. */
 	*out = 0;
-	*frames = 0;
+	*nlocs = 0;
 	while (nslots / 2 < n && nslots <= SIZE_MAX / 64)
 		nslots *= 2;
 	if (nslots / 2 < n)
@@ -440,9 +441,8 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *frames)
 	slots = pp_malloc(t->ctx, bytes);
 	b->weight = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->weight));
 	b->base = pp_malloc(t->ctx, (size_t)n + 1);
-	b->frames = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->frames));
 	b->cur = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->cur));
-	if (!slots || !b->weight || !b->base || !b->frames || !b->cur) {
+	if (!slots || !b->weight || !b->base || !b->cur) {
 		err = pp_error(t->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -499,8 +499,7 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *frames)
 			b->cur[m].stop = smp->loc_first + smp->loc_count;
 		}
 		b->cur[m].line = 0;
-		b->frames[m] = count_frames(b, locs, smp->loc_count);
-		all += b->frames[m];
+		all += smp->loc_count;
 		b->weight[m] = w;
 		b->base[m] = (unsigned char)(tag & 1);
 		if (tag & 1)
@@ -508,20 +507,22 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *frames)
 		m++;
 	}
 	*out = m;
-	*frames = all;
+	*nlocs = all;
 	b->tmp = (struct cursor *)(void *)slots;
 	slots = NULL;
+	pp_pages_release(b->tmp + m + 1,
+	                 bytes - ((size_t)m + 1) * sizeof(*b->tmp));
 done:
 	pp_free(t->ctx, slots);
 	return err;
 }
 
 /*
- * Size t's node array once for up to want nodes (the frames of the stacks
- * it is built from), so that it never moves: a grown array is copied, and
- * the copy writes pages that the nodes would not have needed. Pages never
- * written cost nothing. When so much cannot be had, the array grows as it
- * fills instead.
+ * Size t's node array once for want nodes (about as many as the frames of
+ * the stacks it is built from: the most they can make), so that it does
+ * not move: a grown array is copied, and the copy writes pages that the
+ * nodes would not have needed. Pages never written cost nothing. When so
+ * much cannot be had, or more nodes come, the array grows as it fills.
  */
 static void reserve_nodes(struct pp_tree *t, uint64_t want)
 {
@@ -625,7 +626,7 @@ static size_t find_cut(const struct builder *b)
 static int start_part(struct builder *b, struct part *pt, size_t cut)
 {
 	struct pp_tree *t = b->t;
-	uint64_t frames = 0;
+	uint64_t nlocs = 0, lines = 0;
 
 	memset(pt, 0, sizeof(*pt));
 	pt->ctx = *t->ctx;
@@ -653,10 +654,13 @@ static int start_part(struct builder *b, struct part *pt, size_t cut)
 		pt->b.tasks[i].parent = PP_NONE;
 		pt->root_parents[i] = b->tasks[cut - 1 - i].parent;
 		pt->b.pending += tk->b - tk->a;
-		for (uint32_t c = tk->a; c < tk->b; c++)
-			frames += b->frames[cur[c].stack];
+		for (uint32_t c = tk->a; c < tk->b; c++) {
+			nlocs += b->reversed ? cur[c].stop - cur[c].pos
+			                     : cur[c].pos - cur[c].stop;
+			lines += cur[c].line;
+		}
 	}
-	reserve_nodes(&pt->t, frames);
+	reserve_nodes(&pt->t, guess_frames(b, nlocs) + lines + cut);
 	pt->nroots = (uint32_t)cut;
 	pt->b.ntasks = pt->b.cap_tasks = cut;
 	memmove(b->tasks, b->tasks + cut,
@@ -719,7 +723,7 @@ static int add_samples(struct builder *b)
 	pthread_t helper;
 	bool parallel, split = false, threaded = false;
 	uint64_t budget = 1u << 20; /* tasks looked at for a cut */
-	uint64_t frames;
+	uint64_t nlocs;
 	size_t turn = 0;
 	uint32_t m;
 	int err;
@@ -727,9 +731,9 @@ static int add_samples(struct builder *b)
 	memset(&pt, 0, sizeof(pt));
 	if (b->p->nsample_locs > UINT32_MAX)
 		return pp_error(t->ctx, PP_ELIMIT, "too many stack frames");
-	if ((err = distinct_stacks(b, &m, &frames)) < 0)
+	if ((err = distinct_stacks(b, &m, &nlocs)) < 0)
 		return err;
-	reserve_nodes(t, t->nnodes + frames);
+	reserve_nodes(t, t->nnodes + guess_frames(b, nlocs));
 	if (t->has_base) {
 		if ((err = pp_grow(t->ctx, (void **)&t->base_self, &b->cap_base,
 		                   1, sizeof(*t->base_self))) < 0)
@@ -934,7 +938,6 @@ done:
 	pp_free(ctx, fkey);
 	pp_free(ctx, b.count);
 	pp_free(ctx, b.seen);
-	pp_free(ctx, b.frames);
 	pp_free(ctx, b.cur);
 	pp_free(ctx, b.tmp);
 	pp_free(ctx, b.weight);
