@@ -35,6 +35,10 @@ extern char **environ;
 	"form-action 'self'; frame-ancestors 'none'"
 
 struct server {
+	/* The views are used by one thread at a time: the daemon's, and
+	 * first this one's, building the first page's data while the browser
+	 * starts. */
+	pthread_mutex_t lock;
 	struct pp_web_views *views;
 	char host[256]; /* as given (or "localhost"), for the Host check */
 	unsigned port;
@@ -257,8 +261,12 @@ static enum MHD_Result
 answer_data(struct server *s, struct MHD_Connection *conn, const char *what)
 {
 	struct pp_web_answer a;
+	int rc;
 
-	if (pp_web_views_answer(s->views, what, get_arg, conn, &a) < 0)
+	pthread_mutex_lock(&s->lock);
+	rc = pp_web_views_answer(s->views, what, get_arg, conn, &a);
+	pthread_mutex_unlock(&s->lock);
+	if (rc < 0)
 		return send_text(conn, 500, "out of memory\n");
 	return send_answer(conn, a.status, a.content_type, a.body, a.size, true,
 	                   a.attachment && a.status == 200
@@ -433,11 +441,11 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	pid_t browser = -1;
 
 	memset(&s, 0, sizeof(s));
+	pthread_mutex_init(&s.lock, NULL);
 	if ((err = split_hostport(ctx, cfg->http, s.host, sizeof(s.host), port,
-	                          sizeof(port))) < 0)
-		return err;
-	if ((err = pp_web_views_new(ctx, cfg, session, &s.views)) < 0)
-		return err;
+	                          sizeof(port))) < 0 ||
+	    (err = pp_web_views_new(ctx, cfg, session, &s.views)) < 0)
+		goto done;
 	s.settings = pp_web_settings_path();
 	if ((err = listen_on(ctx, s.host, port, &fd, &s.port, &loopback,
 	                     &ipv6)) < 0)
@@ -482,6 +490,11 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 		         initial ? initial : "");
 		browser = open_browser(full, status);
 	}
+	/* The first page is the flame graph: its tree, the most work of any
+	 * answer, is built while the browser starts and fetches the page. */
+	pthread_mutex_lock(&s.lock);
+	pp_web_views_warm(s.views);
+	pthread_mutex_unlock(&s.lock);
 	while (sigwait(&stop, &sig) != 0)
 		;
 	MHD_stop_daemon(d);
@@ -495,5 +508,6 @@ done:
 	free(initial);
 	free(s.settings);
 	pp_web_views_free(s.views);
+	pthread_mutex_destroy(&s.lock);
 	return err;
 }

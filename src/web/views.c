@@ -150,6 +150,22 @@ static int source_json(struct pp_report *r, const char *regex, FILE *f)
 	return text_json(r, "source", regex, f);
 }
 
+/* No parameter but a width of one pixel: the flame answer is then the
+ * root alone, but its tree is built. */
+static const char *warm_param(void *data, const char *name)
+{
+	(void)data;
+	return strcmp(name, "width") == 0 ? "1" : NULL;
+}
+
+void pp_web_views_warm(struct pp_web_views *v)
+{
+	struct pp_web_answer a;
+
+	if (pp_web_views_answer(v, "flame", warm_param, NULL, &a) == 0)
+		free(a.body);
+}
+
 int pp_web_views_answer(struct pp_web_views *v, const char *what,
                         pp_web_get_fn get, void *data,
                         struct pp_web_answer *out)

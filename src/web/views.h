@@ -41,4 +41,11 @@ int pp_web_views_answer(struct pp_web_views *v, const char *what,
                         pp_web_get_fn get, void *data,
                         struct pp_web_answer *out);
 
+/*
+ * Build what the first page (the flame graph of the options the server
+ * was started with) needs, so that its request finds it in the cache.
+ * Errors are left for that request to answer.
+ */
+void pp_web_views_warm(struct pp_web_views *v);
+
 #endif
