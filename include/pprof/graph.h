@@ -292,7 +292,12 @@ int pp_view_set_graph(struct pp_view *v, struct pp_ctx *ctx,
 void pp_view_release(struct pp_view *v);
 /* No node kept or ordered (after the graph's values were restored). */
 void pp_view_reset(struct pp_view *v);
+/* Node n's name (pp_node_name), NUL-terminated; a name may hold NUL
+ * bytes of its own, so what prints or compares it takes its length. */
 const char *pp_view_node_name(const struct pp_view *v, uint32_t n);
+size_t pp_view_node_len(const struct pp_view *v, uint32_t n);
+/* Nodes a and b by name, in Go's string order (bytes, a prefix first). */
+int pp_view_name_cmp(const struct pp_view *v, uint32_t a, uint32_t b);
 
 /* True if v is the view (visual or text) that o asks for, made since its
  * graph last changed: a report repeated with the same trimming reuses it

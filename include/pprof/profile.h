@@ -157,6 +157,16 @@ static inline const char *pp_profile_str(const struct pp_profile *p, pp_str s)
 	return pp_strtab_get(p->strings, s);
 }
 
+/* The bytes of s, *len of them: a profile's strings may hold NUL bytes,
+ * so what prints, compares or copies a name whole takes its length.
+ * pp_profile_str's text stops at the first NUL. */
+static inline const char *pp_profile_strn(const struct pp_profile *p, pp_str s,
+                                          size_t *len)
+{
+	*len = pp_strtab_len(p->strings, s);
+	return pp_strtab_get(p->strings, s);
+}
+
 static inline const int64_t *
 pp_profile_sample_values(const struct pp_profile *p, uint32_t sample)
 {

@@ -310,6 +310,9 @@ int pp_report_proto(struct pp_report *r, FILE *out);
  * &, ' and U+2028/U+2029 escaped, invalid UTF-8 replaced by U+FFFD.
  */
 void pp_report_put_json_string(FILE *out, const char *s);
+/* The same for the n bytes at s, which may hold NUL bytes (a name's own:
+ * written as \u0000). */
+void pp_report_put_json_bytes(FILE *out, const char *s, size_t n);
 
 /* The top table as JSON: sample types, total, header lines and one row per
  * node with raw and formatted values (the same strings `top` prints). */

@@ -56,7 +56,9 @@ struct pp_tree {
 	int64_t *base_self, *base_total;
 
 	/* Every graph node's display name, NUL-terminated, at
-	 * names + name_off[frame]; names_size bytes in all. */
+	 * names + name_off[frame]; names_size bytes in all. A name may hold
+	 * NUL bytes of its own: its length is pp_tree_frame_len (name_off
+	 * has one entry more than the graph has nodes). */
 	char *names;
 	size_t *name_off;
 	size_t names_size;
@@ -86,5 +88,13 @@ void pp_tree_free(struct pp_tree *t);
 /* The display name of a tree node's frame, as pp_node_name prints it ("" for
  * the root); borrowed from the tree. */
 const char *pp_tree_name(const struct pp_tree *t, uint32_t node);
+/* Its length: the name may hold NUL bytes. */
+size_t pp_tree_name_len(const struct pp_tree *t, uint32_t node);
+
+/* The length of graph node (frame) f's name at names + name_off[f]. */
+static inline size_t pp_tree_frame_len(const struct pp_tree *t, uint32_t f)
+{
+	return t->name_off[f + 1] - t->name_off[f] - 1;
+}
 
 #endif

@@ -628,39 +628,77 @@ void pp_graph_free(struct pp_graph *g)
 	pp_free(g->ctx, g);
 }
 
+/* Append n bytes at s to buf (of size bytes) at *len, as far as they fit;
+ * *len counts them all. */
+static void put_bytes(char *buf, size_t size, size_t *len, const char *s,
+                      size_t n)
+{
+	if (*len < size)
+		memcpy(buf + *len, s, n < size - *len ? n : size - *len);
+	*len += n;
+}
+
+/* Append the bytes of profile string s: whole, NUL bytes and all. */
+static void put_str(char *buf, size_t size, size_t *len,
+                    const struct pp_profile *p, pp_str s)
+{
+	size_t n;
+	const char *t = pp_profile_strn(p, s, &n);
+
+	put_bytes(buf, size, len, t, n);
+}
+
 size_t pp_node_name(const struct pp_graph *g, const struct pp_node *n,
                     char *buf, size_t size)
 {
 	const struct pp_profile *p = g->prof;
 	const struct pp_node_info *i = &n->info;
 	size_t len = 0;
+	char num[64];
 	int w;
 
-#define PUT(...)                                                        \
-	do {                                                            \
-		w = snprintf(len < size ? buf + len : NULL,             \
-		             len < size ? size - len : 0, __VA_ARGS__); \
-		if (w > 0)                                              \
-			len += (size_t)w;                               \
-	} while (0)
-	if (i->address)
-		PUT("%016llx", (unsigned long long)i->address);
-	if (i->name)
-		PUT("%s%s", len ? " " : "", pp_profile_str(p, i->name));
+	if (i->address) {
+		w = snprintf(num, sizeof(num), "%016llx",
+		             (unsigned long long)i->address);
+		put_bytes(buf, size, &len, num, (size_t)w);
+	}
+	if (i->name) {
+		if (len)
+			put_bytes(buf, size, &len, " ", 1);
+		put_str(buf, size, &len, p, i->name);
+	}
 	if (i->lineno) {
-		PUT("%s%s:%lld", len ? " " : "", pp_profile_str(p, i->file),
-		    (long long)i->lineno);
-		if (i->column)
-			PUT(":%lld", (long long)i->column);
-	} else if (i->file)
-		PUT("%s%s", len ? " " : "", pp_profile_str(p, i->file));
-	else if (i->name)
+		if (len)
+			put_bytes(buf, size, &len, " ", 1);
+		put_str(buf, size, &len, p, i->file);
+		w = snprintf(num, sizeof(num), ":%lld", (long long)i->lineno);
+		put_bytes(buf, size, &len, num, (size_t)w);
+		if (i->column) {
+			w = snprintf(num, sizeof(num), ":%lld",
+			             (long long)i->column);
+			put_bytes(buf, size, &len, num, (size_t)w);
+		}
+	} else if (i->file) {
+		if (len)
+			put_bytes(buf, size, &len, " ", 1);
+		put_str(buf, size, &len, p, i->file);
+	} else if (i->name) {
 		;
-	else if (i->objfile)
-		PUT("%s[%s]", len ? " " : "",
-		    pp_path_base(pp_profile_str(p, i->objfile)));
-	else
-		PUT("%s<unknown>", len ? " " : "");
-#undef PUT
+	} else if (i->objfile) {
+		size_t on;
+		const char *o = pp_profile_strn(p, i->objfile, &on);
+
+		o = pp_path_base_n(o, &on);
+		put_bytes(buf, size, &len, len ? " [" : "[", len ? 2 : 1);
+		put_bytes(buf, size, &len, o, on);
+		put_bytes(buf, size, &len, "]", 1);
+	} else {
+		if (len)
+			put_bytes(buf, size, &len, " ", 1);
+		put_bytes(buf, size, &len, "<unknown>", 9);
+	}
+	/* NUL-terminated when it fits, as snprintf would. */
+	if (size)
+		buf[len < size ? len : size - 1] = '\0';
 	return len;
 }

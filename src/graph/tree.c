@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "pprof/tree.h"
+#include "util/bytes.h"
 #include "util/pages.h"
 
 /* Hint that *p will be read soon. The loops below read memory that is far
@@ -780,13 +781,14 @@ done:
 
 struct name_ref {
 	const char *name;
+	size_t len;
 	uint32_t node;
 };
 
 static int cmp_name_ref(const void *a, const void *b)
 {
 	const struct name_ref *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	int c = pp_bytes_cmp(x->name, x->len, y->name, y->len);
 
 	if (c)
 		return c;
@@ -818,9 +820,11 @@ static int rank_names(struct pp_tree *t, uint32_t *rank, uint32_t *by_rank)
 		t->name_off[n] = used;
 		used += len + 1;
 	}
+	t->name_off[g->nnodes] = used;
 	t->names_size = used;
 	for (uint32_t n = 0; n < g->nnodes; n++) {
 		refs[n].name = t->names + t->name_off[n];
+		refs[n].len = pp_tree_frame_len(t, n);
 		refs[n].node = n;
 	}
 	if (g->nnodes > 1)
@@ -969,4 +973,11 @@ const char *pp_tree_name(const struct pp_tree *t, uint32_t node)
 	uint32_t f = t->nodes[node].frame;
 
 	return f == PP_NONE ? "" : t->names + t->name_off[f];
+}
+
+size_t pp_tree_name_len(const struct pp_tree *t, uint32_t node)
+{
+	uint32_t f = t->nodes[node].frame;
+
+	return f == PP_NONE ? 0 : pp_tree_frame_len(t, f);
 }

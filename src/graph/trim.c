@@ -111,7 +111,8 @@ static int mark_matching(struct pp_view *v, const struct pp_regex *re)
 	for (uint32_t i = 0; i < v->norder; i++) {
 		uint32_t n = v->order[i];
 
-		v->edge_marks[n] = pp_regex_matchz(re, pp_view_node_name(v, n));
+		v->edge_marks[n] = pp_regex_match(re, pp_view_node_name(v, n),
+		                                  pp_view_node_len(v, n));
 	}
 	v->graph->edge_marks = v->edge_marks;
 	return 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "graph/internal.h"
+#include "util/bytes.h"
 #include "util/goint.h"
 #include "util/regex.h"
 
@@ -19,8 +20,10 @@ static int set_names(struct pp_view *v)
 	pp_free(v->ctx, v->names);
 	pp_free(v->ctx, v->name_buf);
 	v->name_buf = NULL;
-	v->names = pp_malloc(v->ctx,
-	                     (g->nnodes ? g->nnodes : 1) * sizeof(*v->names));
+	/* One offset more than nodes: a name's length is the distance to
+	 * the next, as names may hold NUL bytes. */
+	v->names =
+	        pp_malloc(v->ctx, ((size_t)g->nnodes + 1) * sizeof(*v->names));
 	if (!v->names)
 		return pp_error(v->ctx, PP_ENOMEM, "out of memory");
 	for (uint32_t n = 0; n < g->nnodes; n++) {
@@ -33,6 +36,7 @@ static int set_names(struct pp_view *v)
 		v->names[n] = used;
 		used += len + 1;
 	}
+	v->names[g->nnodes] = used;
 	/* Names are regex subjects (peek, list, check), and PCRE2's JIT
 	 * reads whole vectors past a subject's end: defined bytes there. */
 	if ((err = pp_grow(v->ctx, (void **)&v->name_buf, &cap,
@@ -100,6 +104,17 @@ const char *pp_view_node_name(const struct pp_view *v, uint32_t n)
 	return v->name_buf + v->names[n];
 }
 
+size_t pp_view_node_len(const struct pp_view *v, uint32_t n)
+{
+	return v->names[n + 1] - v->names[n] - 1;
+}
+
+int pp_view_name_cmp(const struct pp_view *v, uint32_t a, uint32_t b)
+{
+	return pp_bytes_cmp(pp_view_node_name(v, a), pp_view_node_len(v, a),
+	                    pp_view_node_name(v, b), pp_view_node_len(v, b));
+}
+
 static bool same_str(const char *a, const char *b)
 {
 	return !a == !b && (!a || strcmp(a, b) == 0);
@@ -139,26 +154,58 @@ int pp_view__made_for(struct pp_view *v, bool visual,
 	return 0;
 }
 
-/* fmt.Sprint of pprof's NodeInfo, its last-resort tie-breaker. */
-static void info_string(const struct pp_view *v, const struct pp_node *n,
-                        char *buf, size_t size)
+/* Append the n bytes at t to buf at *len, as far as they fit in size. */
+static void put_bytes(char *buf, size_t size, size_t *len, const char *t,
+                      size_t n)
+{
+	if (*len < size) {
+		size_t k = n < size - *len ? n : size - *len;
+
+		memcpy(buf + *len, t, k);
+		*len += k;
+	}
+}
+
+static void put_str(char *buf, size_t size, size_t *len,
+                    const struct pp_profile *p, pp_str s)
+{
+	size_t n;
+	const char *t = pp_profile_strn(p, s, &n);
+
+	put_bytes(buf, size, len, t, n);
+}
+
+/* fmt.Sprint of pprof's NodeInfo, its last-resort tie-breaker: its
+ * length (the names whole, NUL bytes and all). */
+static size_t info_string(const struct pp_view *v, const struct pp_node *n,
+                          char *buf, size_t size)
 {
 	const struct pp_profile *p = v->graph->prof;
+	char num[96];
+	size_t len = 0;
+	int w;
 
-	snprintf(buf, size, "{%s  %llu %s %lld %lld %s}",
-	         pp_profile_str(p, n->info.name),
-	         (unsigned long long)n->info.address,
-	         pp_profile_str(p, n->info.file), (long long)n->info.start_line,
-	         (long long)n->info.lineno, pp_profile_str(p, n->info.objfile));
+	put_bytes(buf, size, &len, "{", 1);
+	put_str(buf, size, &len, p, n->info.name);
+	w = snprintf(num, sizeof(num), "  %llu ",
+	             (unsigned long long)n->info.address);
+	put_bytes(buf, size, &len, num, (size_t)w);
+	put_str(buf, size, &len, p, n->info.file);
+	w = snprintf(num, sizeof(num), " %lld %lld ",
+	             (long long)n->info.start_line, (long long)n->info.lineno);
+	put_bytes(buf, size, &len, num, (size_t)w);
+	put_str(buf, size, &len, p, n->info.objfile);
+	put_bytes(buf, size, &len, "}", 1);
+	return len;
 }
 
 int pp_view_info_cmp(const struct pp_view *v, uint32_t a, uint32_t b)
 {
 	char sa[1024], sb[1024];
+	size_t la = info_string(v, &v->graph->nodes[a], sa, sizeof(sa));
+	size_t lb = info_string(v, &v->graph->nodes[b], sb, sizeof(sb));
 
-	info_string(v, &v->graph->nodes[a], sa, sizeof(sa));
-	info_string(v, &v->graph->nodes[b], sb, sizeof(sb));
-	return strcmp(sa, sb);
+	return pp_bytes_cmp(sa, la, sb, lb);
 }
 
 static int compare_nodes(const struct pp_view *v, uint32_t a, uint32_t b,
@@ -170,8 +217,7 @@ static int compare_nodes(const struct pp_view *v, uint32_t a, uint32_t b,
 
 	if ((c = pp_go_abs_cmp_desc(cum ? na->cum : na->flat,
 	                            cum ? nb->cum : nb->flat)) != 0 ||
-	    (c = strcmp(pp_view_node_name(v, a), pp_view_node_name(v, b))) !=
-	            0 ||
+	    (c = pp_view_name_cmp(v, a, b)) != 0 ||
 	    (c = pp_go_abs_cmp_desc(cum ? na->flat : na->cum,
 	                            cum ? nb->flat : nb->cum)) != 0)
 		return c;
@@ -243,9 +289,7 @@ int pp_view_edge_cmp(const struct pp_view *v, uint32_t a, uint32_t b)
 
 	if (x->weight != y->weight)
 		return pp_go_abs64(x->weight) > pp_go_abs64(y->weight) ? -1 : 1;
-	if ((c = strcmp(pp_view_node_name(v, x->src),
-	                pp_view_node_name(v, y->src))) != 0)
+	if ((c = pp_view_name_cmp(v, x->src, y->src)) != 0)
 		return c;
-	return strcmp(pp_view_node_name(v, x->dst),
-	              pp_view_node_name(v, y->dst));
+	return pp_view_name_cmp(v, x->dst, y->dst);
 }

@@ -12,15 +12,25 @@
 
 #include "graph/internal.h"
 #include "pprof/format.h"
+#include "util/bytes.h"
 #include "util/goint.h"
 
 #define MAX_NODELETS 4
 
 /* ---- label tags ---------------------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
+/* A "key:value" part, its length with it: keys and values may hold NUL
+ * bytes. */
+struct part {
+	char *s;
+	size_t n;
+};
+
+static int cmp_part(const void *a, const void *b)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	const struct part *x = a, *y = b;
+
+	return pp_bytes_cmp(x->s, x->n, y->s, y->n);
 }
 
 /* pprof's joinLabels: a sample's string labels as sorted "key:value",
@@ -29,7 +39,8 @@ static int sample_labels(struct pp_view *v, struct pp_graph_tags *vt)
 {
 	const struct pp_profile *p = v->graph->prof;
 	pp_str base = pp_strtab_find(p->strings, "pprof::base", 11);
-	char **parts = NULL, *joined = NULL;
+	struct part *parts = NULL;
+	char *joined = NULL;
 	size_t cap = 0, jcap = 0;
 	int err = 0;
 
@@ -44,42 +55,46 @@ static int sample_labels(struct pp_view *v, struct pp_graph_tags *vt)
 		for (uint32_t i = 0; i < smp->label_count; i++) {
 			const struct pp_label *l =
 			        &p->labels[smp->label_first + i];
-			const char *k = pp_profile_str(p, l->key);
-			const char *val = pp_profile_str(p, l->str);
-			size_t sz = strlen(k) + strlen(val) + 2;
+			size_t kl, vl;
+			const char *k = pp_profile_strn(p, l->key, &kl);
+			const char *val = pp_profile_strn(p, l->str, &vl);
+			size_t sz = kl + vl + 2;
 
 			if (l->str == 0 || l->key == base)
 				continue;
 			if ((err = pp_grow(v->ctx, (void **)&parts, &cap, n + 1,
 			                   sizeof(*parts))) < 0)
 				goto done;
-			parts[n] = pp_malloc(v->ctx, sz);
-			if (!parts[n]) {
+			parts[n].s = pp_malloc(v->ctx, sz);
+			if (!parts[n].s) {
 				err = pp_error(v->ctx, PP_ENOMEM,
 				               "out of memory");
 				goto done;
 			}
-			snprintf(parts[n], sz, "%s:%s", k, val);
+			memcpy(parts[n].s, k, kl);
+			parts[n].s[kl] = ':';
+			memcpy(parts[n].s + kl + 1, val, vl);
+			parts[n].n = kl + 1 + vl;
 			len += sz + 2;
 			n++;
 		}
 		if (n == 0)
 			continue;
 		if (n > 1)
-			qsort(parts, n, sizeof(*parts), cmp_str);
+			qsort(parts, n, sizeof(*parts), cmp_part);
 		if ((err = pp_grow(v->ctx, (void **)&joined, &jcap, len + 1,
 		                   1)) < 0)
 			goto freeparts;
 		joined[0] = '\0';
 		len = 0;
 		for (size_t i = 0; i < n; i++) {
-			size_t pl = strlen(parts[i]);
+			size_t pl = parts[i].n;
 
 			if (i) {
 				memcpy(joined + len, "\\n", 2);
 				len += 2;
 			}
-			memcpy(joined + len, parts[i], pl);
+			memcpy(joined + len, parts[i].s, pl);
 			len += pl;
 		}
 		vt->sample_label[s] =
@@ -88,7 +103,7 @@ static int sample_labels(struct pp_view *v, struct pp_graph_tags *vt)
 			err = pp_error(v->ctx, PP_ENOMEM, "out of memory");
 	freeparts:
 		for (size_t i = 0; i < n; i++)
-			pp_free(v->ctx, parts[i]);
+			pp_free(v->ctx, parts[i].s);
 		if (err < 0)
 			goto done;
 	}
@@ -295,8 +310,7 @@ static int entropy_order(const struct pp_view *v, const int64_t *score,
 	int c;
 
 	if ((c = pp_go_abs_cmp_desc(score[a], score[b])) == 0 &&
-	    (c = strcmp(pp_view_node_name(v, a), pp_view_node_name(v, b))) ==
-	            0 &&
+	    (c = pp_view_name_cmp(v, a, b)) == 0 &&
 	    (c = pp_go_abs_cmp_desc(g->nodes[a].flat, g->nodes[b].flat)) == 0)
 		c = pp_view_info_cmp(v, b, a);
 	return c;

@@ -25,6 +25,16 @@ struct addr_node {
 	uint32_t node;
 };
 
+/* Does re match string s of p, whole (NUL bytes and all)? */
+static bool match_str(const struct pp_regex *re, const struct pp_profile *p,
+                      pp_str s)
+{
+	size_t n;
+	const char *t = pp_profile_strn(p, s, &n);
+
+	return pp_regex_match(re, t, n);
+}
+
 static int by_addr(const void *a, const void *b)
 {
 	const struct addr_node *x = a, *y = b;
@@ -400,10 +410,8 @@ static int mark_inlined(struct builder *b, const struct pp_regex *re)
 			if (ln->function == PP_NONE)
 				continue;
 			fn = &p->functions[ln->function];
-			match = pp_regex_matchz(re,
-			                        pp_profile_str(p, fn->name)) ||
-			        pp_regex_matchz(
-			                re, pp_profile_str(p, fn->filename));
+			match = match_str(re, p, fn->name) ||
+			        match_str(re, p, fn->filename);
 		}
 		if (!match)
 			continue;
@@ -468,7 +476,7 @@ int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
 		if (nmap[n] != PP_NONE && !hit[nmap[n]] &&
 		    pp_profile_str(p, node->info.objfile)[0] &&
 		    ((b.node_marked && b.node_marked[n]) ||
-		     pp_regex_matchz(re, pp_profile_str(p, node->info.name))))
+		     match_str(re, p, node->info.name)))
 			for (uint32_t m = 0; m < p->nmappings; m++)
 				if (p->mappings[m].file == node->info.objfile)
 					hit[m] = true;

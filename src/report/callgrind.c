@@ -13,6 +13,7 @@
 #include "pprof/format.h"
 #include "pprof/source.h"
 #include "report/internal.h"
+#include "util/bytes.h"
 #include "util/goint.h"
 
 /* callgrind's name compression: "(N) name" the first time a name is
@@ -20,23 +21,37 @@
  * as pprof's maps are (N is the name's index in the table, which holds ""
  * at 0). */
 static int put_name(struct pp_ctx *ctx, FILE *out, const char *tag,
-                    struct pp_strtab *t, const char *text)
+                    struct pp_strtab *t, const char *text, size_t len)
 {
 	uint32_t before = pp_strtab_count(t);
 	pp_str id;
 
 	fputs(tag, out);
-	if (!text[0]) {
+	if (!len) {
 		fputc('\n', out);
 		return 0;
 	}
-	if ((id = pp_strtab_intern(t, text, strlen(text))) == PP_NONE)
+	/* The whole name, NUL bytes and all: names that differ after a NUL
+	 * are two names. */
+	if ((id = pp_strtab_intern(t, text, len)) == PP_NONE)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
-	if (pp_strtab_count(t) == before)
+	if (pp_strtab_count(t) == before) {
 		fprintf(out, "(%" PRIu32 ")\n", id);
-	else
-		fprintf(out, "(%" PRIu32 ") %s\n", id, text);
+	} else {
+		fprintf(out, "(%" PRIu32 ") ", id);
+		fwrite(text, 1, len, out);
+		fputc('\n', out);
+	}
 	return 0;
+}
+
+static int put_str(struct pp_ctx *ctx, FILE *out, const char *tag,
+                   struct pp_strtab *t, const struct pp_profile *p, pp_str s)
+{
+	size_t n;
+	const char *text = pp_profile_strn(p, s, &n);
+
+	return put_name(ctx, out, tag, t, text, n);
 }
 
 /* A position: absolute ("0x4010a0"), "*" for the previous one, or
@@ -64,6 +79,7 @@ static void put_address(FILE *out, const struct pp_node *prev, uint64_t addr)
 struct cg {
 	struct pp_report *r;
 	const char **file;    /* per node: its file, path trimmed */
+	size_t *file_len;     /* per node: its length (NUL bytes too) */
 	uint32_t *fn_index;   /* per node: 1-based index among its namesakes */
 	uint32_t *fn_count;   /* per node: how many namesakes; 1: none */
 	uint32_t *edge_first; /* out-edges of node n: edge_ord[first[n]..] */
@@ -75,6 +91,7 @@ struct cg {
 struct namesake {
 	pp_str name, objfile;
 	const char *file;
+	size_t file_len;
 	int64_t start_line;
 	/* A call tree's node is of its parent's function table, as pprof's
 	 * per-parent node maps: the parent node (PP_NONE for roots), else
@@ -90,7 +107,7 @@ static int cmp_namesake(const void *pa, const void *pb)
 
 	if (a->name != b->name)
 		return a->name < b->name ? -1 : 1;
-	if ((c = strcmp(a->file, b->file)) != 0)
+	if ((c = pp_bytes_cmp(a->file, a->file_len, b->file, b->file_len)) != 0)
 		return c;
 	return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
@@ -120,6 +137,7 @@ static int disambiguate(struct cg *c)
 		v[i].name = n->info.name;
 		v[i].objfile = n->info.objfile;
 		v[i].file = c->file[r->view.order[i]];
+		v[i].file_len = c->file_len[r->view.order[i]];
 		v[i].start_line = n->info.start_line;
 		v[i].parent = g->tree_parent ? g->tree_parent[r->view.order[i]]
 		                             : PP_NONE;
@@ -130,7 +148,8 @@ static int disambiguate(struct cg *c)
 		uint32_t nfn = 0;
 
 		for (j = i; j < r->view.norder && v[j].name == v[i].name &&
-		            strcmp(v[j].file, v[i].file) == 0;
+		            pp_bytes_eq(v[j].file, v[j].file_len, v[i].file,
+		                        v[i].file_len);
 		     j++) {
 			uint32_t k, fn = 0;
 
@@ -216,15 +235,15 @@ static int print_node(struct cg *c, uint32_t n, const struct pp_node *prev,
 
 	if (!prev || node->info.objfile != prev->info.objfile ||
 	    node->info.name != prev->info.name ||
-	    strcmp(c->file[n], c->file[prev - g->nodes])) {
+	    !pp_bytes_eq(c->file[n], c->file_len[n], c->file[prev - g->nodes],
+	                 c->file_len[prev - g->nodes])) {
 		fputc('\n', out);
-		if ((err = put_name(r->ctx, out, "ob=", c->obs,
-		                    pp_profile_str(p, node->info.objfile))) <
-		            0 ||
-		    (err = put_name(r->ctx, out, "fl=", c->fls, c->file[n])) <
-		            0 ||
-		    (err = put_name(r->ctx, out, "fn=", c->fns,
-		                    pp_profile_str(p, node->info.name))) < 0)
+		if ((err = put_str(r->ctx, out, "ob=", c->obs, p,
+		                   node->info.objfile)) < 0 ||
+		    (err = put_name(r->ctx, out, "fl=", c->fls, c->file[n],
+		                    c->file_len[n])) < 0 ||
+		    (err = put_str(r->ctx, out, "fn=", c->fns, p,
+		                   node->info.name)) < 0)
 			return err;
 	}
 	put_address(out, prev, node->info.address);
@@ -232,24 +251,35 @@ static int print_node(struct cg *c, uint32_t n, const struct pp_node *prev,
 	        scaled(r, pp_node_flat(node)));
 	for (uint32_t i = c->edge_first[n]; i < c->edge_first[n + 1]; i++) {
 		const struct pp_edge *e = &g->edges[c->edge_ord[i]];
+		size_t len;
 		const char *name =
-		        pp_profile_str(p, g->nodes[e->dst].info.name);
+		        pp_profile_strn(p, g->nodes[e->dst].info.name, &len);
 		char buf[4096];
 
 		/* An edge into a node with no value (a -diff_base that
 		 * cancels out) names no function, as pprof's lookup of a
 		 * node outside its graph gives "". */
-		if (!c->fn_index[e->dst])
-			name = "";
-		else if (c->fn_count[e->dst] > 1) {
-			snprintf(buf, sizeof(buf),
-			         "%s [%" PRIu32 "/%" PRIu32 "]", name,
-			         c->fn_index[e->dst], c->fn_count[e->dst]);
+		if (!c->fn_index[e->dst]) {
+			len = 0;
+		} else if (c->fn_count[e->dst] > 1) {
+			char tail[64];
+			int w = snprintf(tail, sizeof(tail),
+			                 " [%" PRIu32 "/%" PRIu32 "]",
+			                 c->fn_index[e->dst],
+			                 c->fn_count[e->dst]);
+
+			if (len > sizeof(buf) - sizeof(tail))
+				len = sizeof(buf) - sizeof(tail);
+			memcpy(buf, name, len);
+			memcpy(buf + len, tail, (size_t)w);
+			len += (size_t)w;
 			name = buf;
 		}
 		if ((err = put_name(r->ctx, out, "cfl=", c->fls,
-		                    c->file[e->dst])) < 0 ||
-		    (err = put_name(r->ctx, out, "cfn=", c->fns, name)) < 0)
+		                    c->file[e->dst], c->file_len[e->dst])) <
+		            0 ||
+		    (err = put_name(r->ctx, out, "cfn=", c->fns, name, len)) <
+		            0)
 			return err;
 		fputs("calls=0 ", out);
 		put_address(out, prev, g->nodes[e->dst].info.address);
@@ -286,6 +316,8 @@ int pp_report_callgrind(struct pp_report *r, FILE *out)
 
 	c.file = pp_malloc(r->ctx,
 	                   ((size_t)r->graph->nnodes + 1) * sizeof(*c.file));
+	c.file_len = pp_malloc(r->ctx, ((size_t)r->graph->nnodes + 1) *
+	                                       sizeof(*c.file_len));
 	c.fn_index = pp_calloc(r->ctx, (size_t)r->graph->nnodes + 1,
 	                       sizeof(uint32_t));
 	c.fn_count = pp_calloc(r->ctx, (size_t)r->graph->nnodes + 1,
@@ -293,16 +325,21 @@ int pp_report_callgrind(struct pp_report *r, FILE *out)
 	c.obs = pp_strtab_new(r->ctx);
 	c.fls = pp_strtab_new(r->ctx);
 	c.fns = pp_strtab_new(r->ctx);
-	if (!c.file || !c.fn_index || !c.fn_count || !c.obs || !c.fls ||
-	    !c.fns) {
+	if (!c.file || !c.file_len || !c.fn_index || !c.fn_count || !c.obs ||
+	    !c.fls || !c.fns) {
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
 	for (uint32_t n = 0; n < r->graph->nnodes; n++) {
-		const char *f = pp_profile_str(p, r->graph->nodes[n].info.file);
+		size_t len;
+		const char *f =
+		        pp_profile_strn(p, r->graph->nodes[n].info.file, &len);
+		/* The trimmed prefix ends before any NUL byte. */
+		size_t trim = pp_source_trim_path(f, r->opts.trim_path,
+		                                  r->opts.source_path);
 
-		c.file[n] = f + pp_source_trim_path(f, r->opts.trim_path,
-		                                    r->opts.source_path);
+		c.file[n] = f + trim;
+		c.file_len[n] = len - trim;
 	}
 	if ((err = disambiguate(&c)) < 0 || (err = index_edges(&c)) < 0)
 		goto done;
@@ -319,6 +356,7 @@ done:
 	/* The graph's edges and unit are this report's own. */
 	pp_view_invalidate(&r->view);
 	pp_free(r->ctx, c.file);
+	pp_free(r->ctx, c.file_len);
 	pp_free(r->ctx, c.fn_index);
 	pp_free(r->ctx, c.fn_count);
 	pp_free(r->ctx, c.edge_first);

@@ -13,6 +13,7 @@
 
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/bytes.h"
 #include "util/regex.h"
 
 struct shares {
@@ -42,13 +43,14 @@ static double share(int64_t v, int64_t total)
 }
 
 /* The node of side s named name, or PP_NONE. */
-static uint32_t find_node(const struct shares *s, const char *name)
+static uint32_t find_node(const struct shares *s, const char *name, size_t len)
 {
 	const struct pp_report *r = s->r;
 
 	for (uint32_t i = 0; i < r->view.norder; i++)
-		if (strcmp(pp_report__node_name(r, r->view.order[i]), name) ==
-		    0)
+		if (pp_bytes_eq(pp_report__node_name(r, r->view.order[i]),
+		                pp_report__node_len(r, r->view.order[i]), name,
+		                len))
 			return r->view.order[i];
 	return PP_NONE;
 }
@@ -82,6 +84,7 @@ int pp_report_check(struct pp_ctx *ctx, const struct pp_profile *before,
 			        &r->graph->nodes[r->view.order[i]];
 			const char *name =
 			        pp_report__node_name(r, r->view.order[i]);
+			size_t len = pp_report__node_len(r, r->view.order[i]);
 			double cum = share(pp_node_cum(n), now.total);
 			double flat = share(pp_node_flat(n), now.total);
 			double ocum = 0, oflat = 0, measured;
@@ -90,9 +93,9 @@ int pp_report_check(struct pp_ctx *ctx, const struct pp_profile *before,
 			/* A match is looked up by name in the old side. */
 			if ((err = pp_interrupt_poll(ctx, i)) < 0)
 				goto done;
-			if (!pp_regex_matchz(re, name))
+			if (!pp_regex_match(re, name, len))
 				continue;
-			o = find_node(&old, name);
+			o = find_node(&old, name, len);
 			if (o != PP_NONE) {
 				const struct pp_node *on =
 				        &old.r->graph->nodes[o];
@@ -106,9 +109,11 @@ int pp_report_check(struct pp_ctx *ctx, const struct pp_profile *before,
 			(*nbroken)++;
 			fprintf(out,
 			        "%-11s %-10.2f %7.2f%% %7.2f%% %7.2f%% %7.2f%% "
-			        " %s\n",
+			        " ",
 			        rule->growth ? "max_growth" : "max_share",
-			        rule->limit, oflat, ocum, flat, cum, name);
+			        rule->limit, oflat, ocum, flat, cum);
+			fwrite(name, 1, len, out);
+			fputc('\n', out);
 		}
 		pp_regex_free(re);
 		re = NULL;

@@ -12,32 +12,48 @@
 
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/bytes.h"
 #include "util/goint.h"
 #include "util/path.h"
 #include "util/regex.h"
 
 #define MAX_NODELETS 4
 
-/* s in a quoted DOT string: pprof's escapeForDot (quotes and
- * backslashes escaped, newlines made left-justified line breaks), and
- * what graphviz needs to write valid SVG (escape.c). */
-static void put_escaped(FILE *out, const char *s)
+/* A tag's label: its "key:value" parts are joined by a literal "\n"
+ * (visual.c), which stays DOT's line break; the parts are escaped as
+ * pprof's escapeForDot (quotes and backslashes escaped, newlines made
+ * left-justified line breaks) and as graphviz needs to write valid SVG
+ * (escape.c). */
+static void put_label_n(FILE *out, const char *s, size_t n)
 {
-	pp_report__put_dot(out, s, strlen(s));
+	size_t i = 0, start = 0;
+
+	/* By length: a label's key or value may hold NUL bytes. */
+	while (i + 1 < n) {
+		if (s[i] == '\\' && s[i + 1] == 'n') {
+			pp_report__put_dot(out, s + start, i - start);
+			fputs("\\n", out);
+			i += 2;
+			start = i;
+		} else {
+			i++;
+		}
+	}
+	pp_report__put_dot(out, s + start, n - start);
 }
 
-/* A tag's label: its "key:value" parts are joined by a literal "\n"
- * (visual.c), which stays DOT's line break; the parts are escaped. */
 static void put_label(FILE *out, const char *s)
 {
-	const char *nl;
+	put_label_n(out, s, strlen(s));
+}
 
-	while ((nl = strstr(s, "\\n"))) {
-		pp_report__put_dot(out, s, (size_t)(nl - s));
-		fputs("\\n", out);
-		s = nl + 2;
-	}
-	put_escaped(out, s);
+/* String s of p's base name (a path's last element), whole. */
+static void put_base(FILE *out, const struct pp_profile *p, pp_str s)
+{
+	size_t n;
+	const char *b = pp_path_base_n(pp_profile_strn(p, s, &n), &n);
+
+	pp_report__put_dot(out, b, n);
 }
 
 /*
@@ -88,11 +104,13 @@ static void shortener_release(struct shortener *sh)
 	pp_free(sh->ctx, sh->buf);
 }
 
-/* The short form of name, borrowed from sh until the next call; name
- * itself if there is no memory to make it. */
-static const char *shorten_name(struct shortener *sh, const char *name)
+/* The short form of the *n bytes at name (which may hold NUL bytes),
+ * *n bytes borrowed from sh until the next call; name itself if there is
+ * no memory to make it. */
+static const char *shorten_name(struct shortener *sh, const char *name,
+                                size_t *n)
 {
-	size_t len = strlen(name), a, b, c, d;
+	size_t len = *n, a, b, c, d;
 	const char *s = name;
 
 	if (pp_grow(sh->ctx, (void **)&sh->buf, &sh->cap, len + 1, 1) < 0)
@@ -113,6 +131,7 @@ static const char *shorten_name(struct shortener *sh, const char *name)
 		if (pp_regex_group(sh->re[i], s, len, 1, &a, &b)) {
 			memmove(sh->buf, s + a, b - a);
 			sh->buf[b - a] = '\0';
+			*n = b - a;
 			return sh->buf;
 		}
 	}
@@ -120,6 +139,7 @@ static const char *shorten_name(struct shortener *sh, const char *name)
 		memcpy(sh->buf, s, len);
 		sh->buf[len] = '\0';
 	}
+	*n = len;
 	return sh->buf;
 }
 
@@ -133,42 +153,50 @@ static void put_multiline_name(const struct pp_report *r, struct shortener *sh,
 	if (i->address)
 		fprintf(out, "%016llx\\n", (unsigned long long)i->address);
 	if (i->name) {
-		const char *name = shorten_name(sh, pp_profile_str(p, i->name));
+		size_t len;
+		const char *name = pp_profile_strn(p, i->name, &len);
+		const char *s, *end;
 
-		for (const char *s = name; *s;) {
-			size_t run = strcspn(s, ":.[");
+		name = shorten_name(sh, name, &len);
+		/* By length: the name may hold NUL bytes. */
+		for (s = name, end = name + len; s < end;) {
+			size_t run = 0;
 
+			while (s + run < end &&
+			       (!s[run] || !strchr(":.[", s[run])))
+				run++;
 			pp_report__put_dot(out, s, run);
 			s += run;
-			if (*s == ':' && s[1] == ':') {
+			if (s >= end)
+				break;
+			if (*s == ':' && s + 1 < end && s[1] == ':') {
 				fputs("\\n", out);
 				s += 2;
-			} else if (strncmp(s, "[...]", 5) == 0) {
+			} else if (end - s >= 5 && memcmp(s, "[...]", 5) == 0) {
 				fputs("[\xe2\x80\xa6]", out);
 				s += 5;
 			} else if (*s == '.') {
 				fputs("\\n", out);
 				s++;
-			} else if (*s) {
-				fputc(*s++, out);
+			} else {
+				fputc(*s++, out); /* a lone ':' or '[' */
 			}
 		}
 		fputs("\\n", out);
 	}
 	if (i->lineno) {
-		put_escaped(out, pp_path_base(pp_profile_str(p, i->file)));
+		put_base(out, p, i->file);
 		fprintf(out, ":%lld", (long long)i->lineno);
 		if (i->column)
 			fprintf(out, ":%lld", (long long)i->column);
 		fputs("\\n", out);
 	} else if (i->file) {
-		put_escaped(out, pp_path_base(pp_profile_str(p, i->file)));
+		put_base(out, p, i->file);
 		fputs("\\n", out);
 	} else if (!i->name) {
 		if (i->objfile) {
 			fputc('[', out);
-			put_escaped(out, pp_path_base(pp_profile_str(
-			                         p, i->objfile)));
+			put_base(out, p, i->objfile);
 			fputs("]\\n", out);
 		} else
 			fputs("<unknown>\\n", out);
@@ -216,13 +244,16 @@ static void put_pct(FILE *out, int64_t v, int64_t total)
 	fputs(p, out);
 }
 
-static const char *title_of(const struct pp_report *r)
+/* The graph's title, the main binary's base name (*len bytes, NUL bytes
+ * and all), or NULL. */
+static const char *title_of(const struct pp_report *r, size_t *len)
 {
 	const struct pp_profile *p = r->prof;
 
 	if (p->nmappings > 0 && p->mappings[0].file &&
-	    *pp_profile_str(p, p->mappings[0].file))
-		return pp_path_base(pp_profile_str(p, p->mappings[0].file));
+	    pp_strtab_len(p->strings, p->mappings[0].file))
+		return pp_path_base_n(
+		        pp_profile_strn(p, p->mappings[0].file, len), len);
 	return NULL;
 }
 
@@ -234,7 +265,8 @@ static int put_legend(struct pp_report *r, FILE *out)
 	size_t len = 0;
 	FILE *mem;
 	const struct pp_graph *g = r->graph;
-	const char *title = title_of(r);
+	size_t title_len = 0;
+	const char *title = title_of(r, &title_len);
 	int64_t flat_sum = 0;
 	char a[64], b[64];
 	bool first = true;
@@ -283,26 +315,28 @@ static int put_legend(struct pp_report *r, FILE *out)
 		free(text);
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 	}
-	for (line = text; (nl = strchr(line, '\n')); line = nl + 1) {
-		*nl = '\0';
+	/* By length: a header line may hold a name's NUL bytes. */
+	for (line = text;
+	     (nl = memchr(line, '\n', len - (size_t)(line - text)));
+	     line = nl + 1) {
 		if (first) {
 			fputs("subgraph cluster_L { \"", out);
-			put_escaped(out, line);
+			pp_report__put_dot(out, line, (size_t)(nl - line));
 			fputs("\" [shape=box fontsize=16 label=\"", out);
 			first = false;
-		} else if (*line == '\0') {
+		} else if (nl == line) {
 			/* The blank line before "See ...": pprof writes it as
 			 * a newline inside the next label. */
 			fputs("\\l", out);
 			continue;
 		}
-		put_escaped(out, line);
+		pp_report__put_dot(out, line, (size_t)(nl - line));
 		fputs("\\l", out);
 	}
 	fputs("\"", out);
 	if (title) {
 		fputs(" tooltip=\"", out);
-		put_escaped(out, title);
+		pp_report__put_dot(out, title, title_len);
 		fputs("\"", out);
 	}
 	fputs("] }\n", out);
@@ -344,7 +378,8 @@ static void put_node(struct pp_report *r, struct shortener *sh, uint32_t n,
 	dot_color(score, true, fill, sizeof(fill));
 	fprintf(out, "\" id=\"node%u\" fontsize=%d shape=box tooltip=\"", id,
 	        font);
-	put_escaped(out, pp_report__node_name(r, n));
+	pp_report__put_dot(out, pp_report__node_name(r, n),
+	                   pp_report__node_len(r, n));
 	fprintf(out, " (%s)\" color=\"%s\" fillcolor=\"%s\"]\n", cs, color,
 	        fill);
 }
@@ -369,11 +404,15 @@ static bool tag_before(const struct pp_graph_tags *vt,
 		return pp_go_abs64(x->cum) > pp_go_abs64(y->cum);
 	if (x->flat != y->flat)
 		return pp_go_abs64(x->flat) > pp_go_abs64(y->flat);
-	return strcmp(pp_strtab_get(vt->strings,
-	                            x->name == PP_NONE ? x->label : x->name),
-	              pp_strtab_get(vt->strings,
-	                            y->name == PP_NONE ? y->label : y->name)) <
-	       0;
+	{
+		pp_str a = x->name == PP_NONE ? x->label : x->name;
+		pp_str b = y->name == PP_NONE ? y->label : y->name;
+
+		return pp_bytes_cmp(pp_strtab_get(vt->strings, a),
+		                    pp_strtab_len(vt->strings, a),
+		                    pp_strtab_get(vt->strings, b),
+		                    pp_strtab_len(vt->strings, b)) < 0;
+	}
 }
 
 /* The live tags of node n with label set label (numeric tags) or, with
@@ -566,7 +605,8 @@ static int put_nodelets(struct pp_report *r, uint32_t n, uint32_t id,
 				continue;
 			pp_report__format(r, w, ws, sizeof(ws));
 			fprintf(out, "N%u_%u [label = \"", id, i);
-			put_label(out, pp_strtab_get(vt->strings, t->label));
+			put_label_n(out, pp_strtab_get(vt->strings, t->label),
+			            pp_strtab_len(vt->strings, t->label));
 			fprintf(out,
 			        "\" id=\"N%u_%u\" fontsize=8 shape=box3d "
 			        "tooltip=\"%s\"]\n",
@@ -622,9 +662,11 @@ static void put_edge(struct pp_report *r, uint32_t e, const uint32_t *id,
 	}
 	for (int k = 0; k < 2; k++) {
 		fputs(k ? " labeltooltip=\"" : " tooltip=\"", out);
-		put_escaped(out, pp_report__node_name(r, edge->src));
+		pp_report__put_dot(out, pp_report__node_name(r, edge->src),
+		                   pp_report__node_len(r, edge->src));
 		fprintf(out, " %s ", arrow);
-		put_escaped(out, pp_report__node_name(r, edge->dst));
+		pp_report__put_dot(out, pp_report__node_name(r, edge->dst),
+		                   pp_report__node_len(r, edge->dst));
 		fprintf(out, " (%s)\"", ws);
 	}
 	if (edge->residual)
@@ -638,6 +680,7 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 {
 	const struct pp_graph *g;
 	const char *title;
+	size_t title_len = 0;
 	struct shortener sh;
 	uint32_t *id = NULL, *edges = NULL, nedges = 0;
 	bool *nodelets = NULL, *out_edge = NULL;
@@ -648,9 +691,12 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 	    (err = pp_report__visual_graph(r)) < 0)
 		goto done;
 	g = r->graph;
-	title = title_of(r);
+	title = title_of(r, &title_len);
 	fputs("digraph \"", out);
-	put_escaped(out, title ? title : "unnamed");
+	if (title)
+		pp_report__put_dot(out, title, title_len);
+	else
+		fputs("unnamed", out);
 	fputs("\" {\n", out);
 	fputs("node [style=filled fillcolor=\"#f8f8f8\"]\n", out);
 	if ((err = put_legend(r, out)) < 0)

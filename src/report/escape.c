@@ -47,12 +47,18 @@ static size_t put_other(FILE *out, const unsigned char *s, size_t n, bool dot)
 
 void pp_report__put_xml(FILE *out, const char *str)
 {
+	pp_report__put_xml_n(out, str, strlen(str));
+}
+
+void pp_report__put_xml_n(FILE *out, const char *str, size_t n)
+{
 	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str);
 
 	while (n > 0) {
 		size_t run = plain_run(s, "&<>\"'");
 
+		if (run > n)
+			run = n;
 		if (run) {
 			fwrite(s, 1, run, out);
 			s += run, n -= run;

@@ -277,8 +277,8 @@ static double frame_y(const struct flame *f, uint32_t depth)
 }
 
 static void emit(const struct flame *f, const struct pp_tree_node *n,
-                 const char *name, uint32_t depth, double x, double w,
-                 int64_t value, uint32_t merged)
+                 const char *name, size_t name_len, uint32_t depth, double x,
+                 double w, int64_t value, uint32_t merged)
 {
 	int rgb[3] = {200, 200, 200};
 
@@ -289,7 +289,7 @@ static void emit(const struct flame *f, const struct pp_tree_node *n,
 	if (merged)
 		fprintf(f->out, "%u small frames", merged);
 	else
-		pp_report__put_xml(f->out, name);
+		pp_report__put_xml_n(f->out, name, name_len);
 	fputs(" (", f->out);
 	put_value(f, value);
 	if (f->diff && !merged) {
@@ -309,7 +309,7 @@ static void emit(const struct flame *f, const struct pp_tree_node *n,
 	if (merged)
 		fputs("\xe2\x80\xa6", f->out); /* "…" */
 	else
-		pp_report__put_xml(f->out, name);
+		pp_report__put_xml_n(f->out, name, name_len);
 	fputs("</text></g>\n", f->out);
 }
 
@@ -356,8 +356,11 @@ static void header(const struct flame *f)
 	        f->width / 2);
 	if (p->nmappings > 0 && p->mappings[0].file) {
 		fputs("File: ", f->out);
-		pp_report__put_xml(f->out, pp_path_base(pp_profile_str(
-		                                   p, p->mappings[0].file)));
+		size_t len;
+		const char *base = pp_path_base_n(
+		        pp_profile_strn(p, p->mappings[0].file, &len), &len);
+
+		pp_report__put_xml_n(f->out, base, len);
 		fputs(" \xc2\xb7 ", f->out);
 	}
 	fputs("Type: ", f->out);
@@ -410,8 +413,8 @@ static int layout(struct flame *f)
 		err = pp_error(f->r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	emit(f, &nodes[0], "all", 0, PAD, (double)f->root * f->scale, f->root,
-	     0);
+	emit(f, &nodes[0], "all", 3, 0, PAD, (double)f->root * f->scale,
+	     f->root, 0);
 	pos[1] = PAD;
 	n = 1;
 	while (n < t->nnodes) {
@@ -425,8 +428,8 @@ static int layout(struct flame *f)
 			tiny[d] += v;
 			ntiny[d]++;
 		} else if (v > 0) {
-			emit(f, &nodes[n], pp_tree_name(t, n), d, pos[d], w, v,
-			     0);
+			emit(f, &nodes[n], pp_tree_name(t, n),
+			     pp_tree_name_len(t, n), d, pos[d], w, v, 0);
 			pos[d + 1] = pos[d];
 			tiny[d + 1] = 0;
 			ntiny[d + 1] = 0;
@@ -440,7 +443,7 @@ static int layout(struct flame *f)
 			double tw = (double)tiny[level] * f->scale;
 
 			if (ntiny[level] && tw >= f->minwidth)
-				emit(f, NULL, "", level, pos[level], tw,
+				emit(f, NULL, "", 0, level, pos[level], tw,
 				     tiny[level], ntiny[level]);
 			tiny[level] = 0;
 			ntiny[level] = 0;

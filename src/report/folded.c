@@ -35,7 +35,7 @@ int pp_report_folded(struct pp_report *r, FILE *out)
 	for (uint32_t f = 0; f < nframes; f++) {
 		const char *s = t->names + t->name_off[f];
 		char *d = names + t->name_off[f];
-		size_t n = strlen(s);
+		size_t n = pp_tree_frame_len(t, f);
 
 		for (size_t i = 0; i < n; i++)
 			d[i] = s[i] == ';' ? ':' : (s[i] == '\n' ? ' ' : s[i]);

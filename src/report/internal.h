@@ -94,8 +94,32 @@ static inline const char *pp_report__node_name(const struct pp_report *r,
 {
 	return pp_view_node_name(&r->view, n);
 }
+/* Its length: a name may hold NUL bytes, and text reports print them as
+ * pprof does, so names are written with their length, never as C text. */
+static inline size_t pp_report__node_len(const struct pp_report *r, uint32_t n)
+{
+	return pp_view_node_len(&r->view, n);
+}
+static inline void pp_report__put_node_name(const struct pp_report *r,
+                                            uint32_t n, FILE *out)
+{
+	fwrite(pp_report__node_name(r, n), 1, pp_report__node_len(r, n), out);
+}
+/* Profile string s whole, NUL bytes and all, as pprof prints it. */
+static inline void pp_report__put_str(const struct pp_profile *p, pp_str s,
+                                      FILE *out)
+{
+	size_t n;
+	const char *t = pp_profile_strn(p, s, &n);
+
+	fwrite(t, 1, n, out);
+}
+/* The base name of s (the profile's main binary in "File:"), whole. */
+void pp_report__put_base(const struct pp_profile *p, pp_str s, FILE *out);
 /* s escaped for XML text and attribute values (escape.c says how). */
 void pp_report__put_xml(FILE *out, const char *s);
+/* The same for the n bytes at s (which may hold NUL bytes). */
+void pp_report__put_xml_n(FILE *out, const char *s, size_t n);
 /* The n bytes at s escaped for a quoted DOT string that graphviz turns
  * into SVG: backslash and quote escaped, newline pprof's "\l". */
 void pp_report__put_dot(FILE *out, const char *s, size_t n);
@@ -117,9 +141,46 @@ void pp_report__print_labels(const struct pp_report *r, FILE *out);
  * legendActiveFilters). */
 void pp_report__print_active_filters(const struct pp_report *r, FILE *out);
 
-/* A list of owned strings. */
+/* Go's text/tabwriter with pprof's tags settings (tabwriter.c): write
+ * text with tabs and newlines, then flush. */
+struct pp_report__tw_cell {
+	size_t size;   /* bytes */
+	int64_t width; /* runes (an escape's 0xff bytes count -1 each) */
+	bool htab;
+};
+struct pp_report__tw_frame {
+	size_t line0, line1, at;
+};
+struct pp_report__tw {
+	struct pp_ctx *ctx;
+	FILE *out;
+	char *buf; /* the text of the cells, no tabs or newlines */
+	size_t len, cap, pos;
+	struct pp_report__tw_cell cell; /* the cell being written */
+	unsigned char end_char;         /* 0xff inside an escape, else 0 */
+	struct pp_report__tw_cell *cells;
+	size_t ncells, cap_cells;
+	size_t *line_first; /* per line: its first cell */
+	size_t nlines, cap_lines;
+	int64_t *widths;
+	size_t cap_widths;
+	struct pp_report__tw_frame *frames;
+	size_t cap_frames;
+};
+void pp_report__tw_init(struct pp_report__tw *tw, struct pp_ctx *ctx,
+                        FILE *out);
+int pp_report__tw_write(struct pp_report__tw *tw, const char *s, size_t n);
+int pp_report__tw_flush(struct pp_report__tw *tw);
+void pp_report__tw_release(struct pp_report__tw *tw);
+
+/* A list of owned strings, each n bytes (it may hold NUL bytes: a
+ * label's key or value) and NUL-terminated after them. */
+struct pp_report__line {
+	char *s;
+	size_t n;
+};
 struct pp_report__lines {
-	char **v;
+	struct pp_report__line *v;
 	size_t n, cap;
 };
 

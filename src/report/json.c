@@ -14,14 +14,19 @@
 
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/bytes.h"
 #include "util/utf8.h"
 
 #define MAX_TRAIL 256
 
 void pp_report_put_json_string(FILE *out, const char *str)
 {
+	pp_report_put_json_bytes(out, str, strlen(str));
+}
+
+void pp_report_put_json_bytes(FILE *out, const char *str, size_t n)
+{
 	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str);
 
 	fputc('"', out);
 	while (n > 0) {
@@ -99,14 +104,17 @@ static int put_labels(struct pp_report *r, bool all, FILE *out)
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 	}
 	fputc('[', out);
-	for (line = text; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	/* By length: a line may hold a name's NUL bytes. */
+	for (line = text; line && line < text + size; line = next) {
+		char *end = memchr(line, '\n', size - (size_t)(line - text));
+
+		next = end ? end + 1 : text + size;
+		if (!end)
+			end = text + size;
 		if (!first)
 			fputc(',', out);
 		first = false;
-		pp_report_put_json_string(out, line);
+		pp_report_put_json_bytes(out, line, (size_t)(end - line));
 	}
 	fputc(']', out);
 	free(text);
@@ -180,8 +188,9 @@ int pp_report_top_json(struct pp_report *r, FILE *out)
 		fputs(",\"cum_pct\":", out);
 		put_pct(out, cum, r->total);
 		fputs(",\"name\":", out);
-		pp_report_put_json_string(
-		        out, pp_report__node_name(r, r->view.order[i]));
+		pp_report_put_json_bytes(
+		        out, pp_report__node_name(r, r->view.order[i]),
+		        pp_report__node_len(r, r->view.order[i]));
 		fputs(",\"inline\":", out);
 		pp_report_put_json_string(out, inl);
 		fputc('}', out);
@@ -256,8 +265,8 @@ int pp_report_flame_json(struct pp_report *r,
 			fprintf(out,
 			        "%s{\"id\":%u,\"name\":", k + 1 == n ? "" : ",",
 			        chain[k]);
-			pp_report_put_json_string(out,
-			                          pp_tree_name(t, chain[k]));
+			pp_report_put_json_bytes(out, pp_tree_name(t, chain[k]),
+			                         pp_tree_name_len(t, chain[k]));
 			fputc('}', out);
 		}
 	}
@@ -312,11 +321,12 @@ int pp_report_flame_json(struct pp_report *r,
 		for (uint32_t k = 0; k < nnames; k++) {
 			if (k)
 				fputc(',', out);
-			pp_report_put_json_string(
-			        out,
-			        by_ix[k] == t->graph->nnodes
-			                ? "root"
-			                : t->names + t->name_off[by_ix[k]]);
+			if (by_ix[k] == t->graph->nnodes)
+				pp_report_put_json_string(out, "root");
+			else
+				pp_report_put_json_bytes(
+				        out, t->names + t->name_off[by_ix[k]],
+				        pp_tree_frame_len(t, by_ix[k]));
 		}
 		pp_free(r->ctx, by_ix);
 	}
@@ -472,7 +482,8 @@ static int merge_pivot(const struct pp_tree *t, const char *pivot, bool callers,
 			m->delta[c] += d;
 			continue;
 		}
-		if (strcmp(pp_tree_name(t, i), pivot) != 0)
+		if (!pp_bytes_eq(pp_tree_name(t, i), pp_tree_name_len(t, i),
+		                 pivot, strlen(pivot)))
 			continue;
 		inside_end = n->end;
 		m->value[0] += v;
@@ -548,9 +559,12 @@ int pp_report_pivot_json(struct pp_report *r, const char *pivot, bool callers,
 	for (uint32_t i = m.n; i-- > 1;) {
 		uint32_t p = m.parent[i], *at = &first[p];
 		const char *name = t->names + t->name_off[m.frame[i]];
+		size_t len = pp_tree_frame_len(t, m.frame[i]);
 
 		while (*at != 0xffffffffu &&
-		       strcmp(t->names + t->name_off[m.frame[*at]], name) < 0)
+		       pp_bytes_cmp(t->names + t->name_off[m.frame[*at]],
+		                    pp_tree_frame_len(t, m.frame[*at]), name,
+		                    len) < 0)
 			at = &next[*at];
 		next[i] = *at;
 		*at = i;
@@ -611,9 +625,12 @@ int pp_report_pivot_json(struct pp_report *r, const char *pivot, bool callers,
 
 		if (k)
 			fputc(',', out);
-		pp_report_put_json_string(
-		        out,
-		        i == 0 ? pivot : t->names + t->name_off[m.frame[i]]);
+		if (i == 0)
+			pp_report_put_json_string(out, pivot);
+		else
+			pp_report_put_json_bytes(
+			        out, t->names + t->name_off[m.frame[i]],
+			        pp_tree_frame_len(t, m.frame[i]));
 	}
 	fputs("]}\n", out);
 	err = ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;
@@ -641,7 +658,7 @@ static int put_label_lines(struct pp_report *r, uint32_t s, bool numeric,
 	for (size_t i = 0; i < l->n; i++) {
 		if (i)
 			fputc(',', out);
-		pp_report_put_json_string(out, l->v[i]);
+		pp_report_put_json_bytes(out, l->v[i].s, l->v[i].n);
 	}
 	fputc(']', out);
 	return 0;
@@ -707,9 +724,12 @@ int pp_report_traces_json(struct pp_report *r, FILE *out)
 			for (uint32_t i = a; i < b; i++) {
 				fprintf(out, "%s{\"name\":", first ? "" : ",");
 				first = false;
-				pp_report_put_json_string(
-				        out, pp_report__node_name(
-				                     r, g->loc_nodes[i]));
+				pp_report_put_json_bytes(
+				        out,
+				        pp_report__node_name(r,
+				                             g->loc_nodes[i]),
+				        pp_report__node_len(r,
+				                            g->loc_nodes[i]));
 				fprintf(out, ",\"inline\":%s}",
 				        i + 1 < b ? "true" : "false");
 			}

@@ -10,10 +10,14 @@
 
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/bytes.h"
+#include "util/utf8.h"
 
-static int cmp_str(const void *a, const void *b)
+static int cmp_line(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const struct pp_report__line *x = a, *y = b;
+
+	return pp_bytes_cmp(x->s, x->n, y->s, y->n);
 }
 
 /* Go's decoder keeps a numeric label only when its value is not zero, and
@@ -54,6 +58,30 @@ static int appendf(struct pp_ctx *ctx, char **buf, size_t *len, size_t *cap,
 	return 0;
 }
 
+/* The n bytes at s onto the end of a growing string: a label's key or
+ * value whole, NUL bytes and all. */
+static int append_bytes(struct pp_ctx *ctx, char **buf, size_t *len,
+                        size_t *cap, const char *s, size_t n)
+{
+	int err;
+
+	if ((err = pp_grow(ctx, (void **)buf, cap, *len + n + 1, 1)) < 0)
+		return err;
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+	return 0;
+}
+
+static int append_str(const struct pp_profile *p, char **buf, size_t *len,
+                      size_t *cap, pp_str s)
+{
+	size_t n;
+	const char *t = pp_profile_strn(p, s, &n);
+
+	return append_bytes(p->ctx, buf, len, cap, t, n);
+}
+
 int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
                            bool numeric, enum pp_label_style style,
                            struct pp_report__lines *out)
@@ -67,7 +95,8 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 
 	pp_report__lines_clear(r, out);
 	for (uint32_t i = 0; i < s->label_count; i++) {
-		const char *key = pp_profile_str(p, ls[i].key);
+		size_t key_len;
+		const char *key = pp_profile_strn(p, ls[i].key, &key_len);
 		uint32_t nvals = 0, last_unit = 0;
 
 		if (!is_kind(&ls[i], numeric) || !first_of_key(ls, i, numeric))
@@ -82,9 +111,22 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 				last_unit = nvals;
 		}
 		len = 0;
-		err = appendf(r->ctx, &buf, &len, &cap,
-		              style == PP_LABELS_TRACES ? "%10s:  " : "%s:[",
-		              key);
+		err = 0;
+		/* Go's "%10s" pads to ten runes (an invalid byte is one). */
+		if (style == PP_LABELS_TRACES)
+			for (size_t w = pp_utf8_runes(
+			             (const unsigned char *)key, key_len);
+			     w < 10 && err >= 0; w++)
+				err = append_bytes(r->ctx, &buf, &len, &cap,
+				                   " ", 1);
+		if (err >= 0)
+			err = append_bytes(r->ctx, &buf, &len, &cap, key,
+			                   key_len);
+		if (err >= 0)
+			err = append_bytes(r->ctx, &buf, &len, &cap,
+			                   style == PP_LABELS_TRACES ? ":  "
+			                                             : ":[",
+			                   3 - (style != PP_LABELS_TRACES));
 		for (uint32_t j = i, k = 0; j < s->label_count && err >= 0;
 		     j++) {
 			const struct pp_label *l = &ls[j];
@@ -95,8 +137,7 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 			    (err = appendf(r->ctx, &buf, &len, &cap, " ")) < 0)
 				break;
 			if (!numeric) {
-				err = appendf(r->ctx, &buf, &len, &cap, "%s",
-				              pp_profile_str(p, l->str));
+				err = append_str(p, &buf, &len, &cap, l->str);
 				continue;
 			}
 			if (style == PP_LABELS_TRACES)
@@ -119,7 +160,8 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 			              out->n + 1, sizeof(*out->v));
 		if (err < 0)
 			break;
-		out->v[out->n++] = buf;
+		out->v[out->n].s = buf;
+		out->v[out->n++].n = len;
 		buf = NULL;
 		cap = 0;
 	}
@@ -127,7 +169,7 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 	if (err < 0)
 		return err;
 	if (out->n > 1)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+		qsort(out->v, out->n, sizeof(*out->v), cmp_line);
 	return 0;
 }
 
@@ -135,7 +177,7 @@ void pp_report__lines_clear(const struct pp_report *r,
                             struct pp_report__lines *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		pp_free(r->ctx, l->v[i]);
+		pp_free(r->ctx, l->v[i].s);
 	l->n = 0;
 }
 

@@ -9,18 +9,24 @@
  * it holds. Where pprof prints only an error for a file it cannot find,
  * the lines with samples follow the error, so the numbers are not lost.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pprof/format.h"
 #include "pprof/source.h"
 #include "report/internal.h"
+#include "util/bytes.h"
 #include "util/regex.h"
 
 #define MARGIN 5 /* lines shown before the first and after the last sample */
 
+/* A matching node's function and file name (trimmed), with their
+ * lengths: names may hold NUL bytes. */
 struct match {
 	const char *name, *file;
+	size_t name_len, file_len;
 	uint32_t node;
 };
 
@@ -29,9 +35,9 @@ static int cmp_match(const void *a, const void *b)
 	const struct match *x = a, *y = b;
 	int c;
 
-	if ((c = strcmp(x->name, y->name)) != 0)
+	if ((c = pp_bytes_cmp(x->name, x->name_len, y->name, y->name_len)) != 0)
 		return c;
-	if ((c = strcmp(x->file, y->file)) != 0)
+	if ((c = pp_bytes_cmp(x->file, x->file_len, y->file, y->file_len)) != 0)
 		return c;
 	return x->node < y->node ? -1 : x->node > y->node;
 }
@@ -40,6 +46,7 @@ static int cmp_match(const void *a, const void *b)
 struct src_file {
 	bool loaded;
 	char *error; /* why it could not be read, or NULL */
+	size_t error_len;
 	struct pp_bytes text;
 	size_t *line_start; /* nlines + 1 offsets */
 	uint32_t nlines;
@@ -77,8 +84,44 @@ static int split_lines(struct pp_ctx *ctx, struct src_file *f)
 	return 0;
 }
 
-/* The file named by string id name, read (once) through the search path. */
-static int get_file(struct lister *l, pp_str name, const char *path,
+/* No file's name holds a NUL byte, so pprof's search fails, in the words
+ * it fails with; the name is never cut at the NUL (another file's). */
+static int nul_error(struct lister *l, const char *path, size_t len,
+                     struct src_file *f)
+{
+	struct pp_report *r = l->r;
+	const char *search = r->opts.source_path;
+	char cwd[PATH_MAX];
+	char *e;
+
+	if (!search || !search[0])
+		search = getcwd(cwd, sizeof(cwd)) ? cwd : "";
+	/* "open " path ": invalid argument" or "could not find file " path
+	 * " on path " search. */
+	e = pp_malloc(r->ctx, len + strlen(search) + 64);
+	if (!e)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	if (path[0] == '/') {
+		memcpy(e, "open ", 5);
+		memcpy(e + 5, path, len);
+		memcpy(e + 5 + len, ": invalid argument", 19);
+		f->error_len = len + 23;
+	} else {
+		size_t sl = strlen(search);
+
+		memcpy(e, "could not find file ", 20);
+		memcpy(e + 20, path, len);
+		memcpy(e + 20 + len, " on path ", 9);
+		memcpy(e + 29 + len, search, sl + 1);
+		f->error_len = 29 + len + sl;
+	}
+	f->error = e;
+	return 0;
+}
+
+/* The file named by string id name, read (once) through the search path;
+ * path is its trimmed name, len bytes. */
+static int get_file(struct lister *l, pp_str name, const char *path, size_t len,
                     struct src_file **out)
 {
 	struct pp_report *r = l->r;
@@ -103,6 +146,12 @@ static int get_file(struct lister *l, pp_str name, const char *path,
 	memset(f, 0, sizeof(*f));
 	l->file_slot[name] = (uint32_t)++l->nfiles;
 	f->loaded = true;
+	if (memchr(path, '\0', len)) {
+		if ((err = nul_error(l, path, len, f)) < 0)
+			return err;
+		*out = f;
+		return 0;
+	}
 	err = pp_source_read_text_max(r->ctx, path, r->opts.source_path,
 	                              r->opts.trim_path,
 	                              r->opts.max_source_size, &f->text);
@@ -113,6 +162,7 @@ static int get_file(struct lister *l, pp_str name, const char *path,
 		r->ctx->message[0] = '\0';
 		if (!f->error)
 			return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+		f->error_len = strlen(f->error);
 	} else if ((err = split_lines(r->ctx, f)) < 0) {
 		return err;
 	}
@@ -167,17 +217,23 @@ static int print_file(struct lister *l, const struct match *m, size_t n)
 	}
 	if (start < 1)
 		start = 1;
-	if ((err = get_file(l, g->nodes[m[0].node].info.file, m[0].file, &f)) <
-	    0)
+	if ((err = get_file(l, g->nodes[m[0].node].info.file, m[0].file,
+	                    m[0].file_len, &f)) < 0)
 		return err;
-	fprintf(l->out, "ROUTINE ======================== %s in %s\n",
-	        m[0].name, m[0].file);
+	fputs("ROUTINE ======================== ", l->out);
+	fwrite(m[0].name, 1, m[0].name_len, l->out);
+	fputs(" in ", l->out);
+	fwrite(m[0].file, 1, m[0].file_len, l->out);
+	fputc('\n', l->out);
 	pp_report__format(r, flat_sum, a, sizeof(a));
 	pp_report__format(r, cum_sum, b, sizeof(b));
 	pp_percentage(cum_sum, r->total, pct, sizeof(pct));
 	fprintf(l->out, "%10s %10s (flat, cum) %s of Total\n", a, b, pct);
-	if (f->error)
-		fprintf(l->out, " Error: %s\n", f->error);
+	if (f->error) {
+		fputs(" Error: ", l->out);
+		fwrite(f->error, 1, f->error_len, l->out);
+		fputc('\n', l->out);
+	}
 	/* Either the window of source text or, without the file, each line
 	 * that has samples, in line order. */
 	for (int64_t ln = start; f->error || ln <= end; ln++) {
@@ -259,6 +315,7 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
 	for (uint32_t n = 0; n < r->graph->nnodes; n++) {
 		const struct pp_node *node = &r->graph->nodes[n];
 		pp_str name = node->info.name;
+		size_t trim;
 
 		if ((err = pp_interrupt_poll(r->ctx, n)) < 0)
 			goto done;
@@ -267,17 +324,21 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
 		if (r->opts.drop_negative &&
 		    (node->flat < 0 || (node->flat == 0 && node->cum < 0)))
 			continue;
+		m[nm].name = pp_profile_strn(p, name, &m[nm].name_len);
 		if (!name_match[name])
 			name_match[name] =
-			        pp_regex_matchz(re, pp_profile_str(p, name))
+			        pp_regex_match(re, m[nm].name, m[nm].name_len)
 			                ? 2
 			                : 1;
 		if (name_match[name] != 2)
 			continue;
-		m[nm].name = pp_profile_str(p, name);
-		m[nm].file = pp_profile_str(p, node->info.file);
-		m[nm].file += pp_source_trim_path(m[nm].file, r->opts.trim_path,
-		                                  r->opts.source_path);
+		m[nm].file =
+		        pp_profile_strn(p, node->info.file, &m[nm].file_len);
+		/* The trimmed prefix ends before any NUL byte. */
+		trim = pp_source_trim_path(m[nm].file, r->opts.trim_path,
+		                           r->opts.source_path);
+		m[nm].file += trim;
+		m[nm].file_len -= trim;
 		m[nm++].node = n;
 	}
 	if (nm == 0) {
@@ -297,18 +358,23 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
 			err = pp_error_interrupted(r->ctx);
 			goto done;
 		}
-		for (j = i; j < nm && strcmp(m[j].name, m[i].name) == 0; j++)
-			any_file = any_file || m[j].file[0];
+		for (j = i; j < nm && pp_bytes_eq(m[j].name, m[j].name_len,
+		                                  m[i].name, m[i].name_len);
+		     j++)
+			any_file = any_file || m[j].file_len;
 		if (!any_file) {
-			fprintf(out, "No source information for %s\n",
-			        m[i].name);
+			fputs("No source information for ", out);
+			fwrite(m[i].name, 1, m[i].name_len, out);
+			fputc('\n', out);
 			continue;
 		}
 		for (size_t k = i, e; k < j; k = e) {
-			for (e = k; e < j && strcmp(m[e].file, m[k].file) == 0;
+			for (e = k;
+			     e < j && pp_bytes_eq(m[e].file, m[e].file_len,
+			                          m[k].file, m[k].file_len);
 			     e++)
 				;
-			if (!m[k].file[0])
+			if (!m[k].file_len)
 				continue;
 			if ((err = print_file(&l, m + k, e - k)) < 0)
 				goto done;

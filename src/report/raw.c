@@ -112,13 +112,15 @@ static void print_hex(FILE *out, uint64_t v)
 
 static void print_sample_types(const struct pp_profile *p, FILE *out)
 {
-	for (uint32_t i = 0; i < p->nsample_types; i++)
-		fprintf(out, "%s%s/%s%s", i ? " " : "",
-		        pp_profile_str(p, p->sample_types[i].type),
-		        pp_profile_str(p, p->sample_types[i].unit),
-		        p->sample_types[i].type == p->default_sample_type
-		                ? "[dflt]"
-		                : "");
+	for (uint32_t i = 0; i < p->nsample_types; i++) {
+		if (i)
+			fputc(' ', out);
+		pp_report__put_str(p, p->sample_types[i].type, out);
+		fputc('/', out);
+		pp_report__put_str(p, p->sample_types[i].unit, out);
+		if (p->sample_types[i].type == p->default_sample_type)
+			fputs("[dflt]", out);
+	}
 	fprintf(out, "\n");
 }
 
@@ -151,14 +153,17 @@ static void print_location(const struct pp_profile *p, uint32_t l, FILE *out)
 			const struct pp_function *f =
 			        &p->functions[ln->function];
 
-			fprintf(out, "%s %s:%lld:%lld s=%lld",
-			        pp_profile_str(p, f->name),
-			        pp_profile_str(p, f->filename),
-			        (long long)ln->line, (long long)ln->column,
+			pp_report__put_str(p, f->name, out);
+			fputc(' ', out);
+			pp_report__put_str(p, f->filename, out);
+			fprintf(out, ":%lld:%lld s=%lld", (long long)ln->line,
+			        (long long)ln->column,
 			        (long long)f->start_line);
-			if (f->name != f->system_name)
-				fprintf(out, "(%s)",
-				        pp_profile_str(p, f->system_name));
+			if (f->name != f->system_name) {
+				fputc('(', out);
+				pp_report__put_str(p, f->system_name, out);
+				fputc(')', out);
+			}
 			fprintf(out, "\n");
 		}
 	}
@@ -174,8 +179,11 @@ static void print_mapping(const struct pp_profile *p, uint32_t i, FILE *out)
 	print_hex(out, m->limit);
 	fprintf(out, "/");
 	print_hex(out, m->offset);
-	fprintf(out, " %s %s %s%s%s%s\n", pp_profile_str(p, m->file),
-	        pp_profile_str(p, m->build_id), m->has_functions ? "[FN]" : "",
+	fputc(' ', out);
+	pp_report__put_str(p, m->file, out);
+	fputc(' ', out);
+	pp_report__put_str(p, m->build_id, out);
+	fprintf(out, " %s%s%s%s\n", m->has_functions ? "[FN]" : "",
 	        m->has_filenames ? "[FL]" : "",
 	        m->has_line_numbers ? "[LN]" : "",
 	        m->has_inline_frames ? "[IN]" : "");
@@ -194,15 +202,23 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 
 	if ((err = pp_report__num_units(r)) < 0)
 		return err;
-	for (uint32_t i = 0; i < p->ncomments; i++)
-		fprintf(out, "Comment: %s\n",
-		        pp_profile_str(p, p->comments[i]));
-	if (p->doc_url)
-		fprintf(out, "Doc: %s\n", pp_profile_str(p, p->doc_url));
-	if (p->has_period_type || p->period_type.type || p->period_type.unit)
-		fprintf(out, "PeriodType: %s %s\n",
-		        pp_profile_str(p, p->period_type.type),
-		        pp_profile_str(p, p->period_type.unit));
+	for (uint32_t i = 0; i < p->ncomments; i++) {
+		fputs("Comment: ", out);
+		pp_report__put_str(p, p->comments[i], out);
+		fputc('\n', out);
+	}
+	if (p->doc_url) {
+		fputs("Doc: ", out);
+		pp_report__put_str(p, p->doc_url, out);
+		fputc('\n', out);
+	}
+	if (p->has_period_type || p->period_type.type || p->period_type.unit) {
+		fputs("PeriodType: ", out);
+		pp_report__put_str(p, p->period_type.type, out);
+		fputc(' ', out);
+		pp_report__put_str(p, p->period_type.unit, out);
+		fputc('\n', out);
+	}
 	fprintf(out, "Period: %lld\n", (long long)p->period);
 	if (p->time_nanos != 0)
 		print_time(out, p->time_nanos);
@@ -284,7 +300,7 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 			for (size_t i = 0; i < l->n; i++) {
 				if (i)
 					pp_report__out_bytes(o, " ", 1);
-				pp_report__out_str(o, l->v[i]);
+				pp_report__out_bytes(o, l->v[i].s, l->v[i].n);
 			}
 			pp_report__out_bytes(o, "\n", 1);
 		}
@@ -313,7 +329,9 @@ int pp_report_comments(struct pp_report *r, FILE *out)
 {
 	const struct pp_profile *p = r->prof;
 
-	for (uint32_t i = 0; i < p->ncomments; i++)
-		fprintf(out, "%s\n", pp_profile_str(p, p->comments[i]));
+	for (uint32_t i = 0; i < p->ncomments; i++) {
+		pp_report__put_str(p, p->comments[i], out);
+		fputc('\n', out);
+	}
 	return 0;
 }

@@ -290,6 +290,14 @@ int pp_report__trimmed_graph(struct pp_report *r, bool visual)
 
 /* ---- header lines -------------------------------------------------------- */
 
+void pp_report__put_base(const struct pp_profile *p, pp_str s, FILE *out)
+{
+	size_t n;
+	const char *b = pp_path_base_n(pp_profile_strn(p, s, &n), &n);
+
+	fwrite(b, 1, n, out);
+}
+
 static void print_time(FILE *out, int64_t nanos)
 {
 	time_t secs = (time_t)(nanos / 1000000000);
@@ -310,19 +318,22 @@ void pp_report__print_profile_labels(const struct pp_report *r, FILE *out)
 	char buf[64], tot[64], pct[32];
 
 	if (p->nmappings > 0) {
-		if (p->mappings[0].file)
-			fprintf(out, "File: %s\n",
-			        pp_path_base(pp_profile_str(
-			                p, p->mappings[0].file)));
-		if (p->mappings[0].build_id)
-			fprintf(out, "Build ID: %s\n",
-			        pp_profile_str(p, p->mappings[0].build_id));
+		if (p->mappings[0].file) {
+			fputs("File: ", out);
+			pp_report__put_base(p, p->mappings[0].file, out);
+			fputc('\n', out);
+		}
+		if (p->mappings[0].build_id) {
+			fputs("Build ID: ", out);
+			pp_report__put_str(p, p->mappings[0].build_id, out);
+			fputc('\n', out);
+		}
 	}
 	for (uint32_t i = 0; i < p->ncomments; i++) {
-		const char *c = pp_profile_str(p, p->comments[i]);
-
-		if (c[0] != '#')
-			fprintf(out, "%s\n", c);
+		if (pp_profile_str(p, p->comments[i])[0] != '#') {
+			pp_report__put_str(p, p->comments[i], out);
+			fputc('\n', out);
+		}
 	}
 	/* pprof leaves the line out for a sample type with no name. */
 	if (r->opts.mean || r->sample_type[0])

@@ -43,12 +43,15 @@ static void put_frames(struct pp_report *r, const struct pp_tree *t,
 		const struct pp_node *n = &t->graph->nodes[order[i]];
 
 		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
-		pp_report_put_json_string(out,
-		                          t->names + t->name_off[order[i]]);
+		pp_report_put_json_bytes(out, t->names + t->name_off[order[i]],
+		                         pp_tree_frame_len(t, order[i]));
 		if (n->info.file) {
+			size_t len;
+			const char *file =
+			        pp_profile_strn(p, n->info.file, &len);
+
 			fputs(",\"file\":", out);
-			pp_report_put_json_string(
-			        out, pp_profile_str(p, n->info.file));
+			pp_report_put_json_bytes(out, file, len);
 		}
 		if (n->info.lineno > 0)
 			fprintf(out, ",\"line\":%lld",
@@ -206,12 +209,26 @@ int pp_report_speedscope(struct pp_report *r, FILE *out)
 	}
 	pp_report__out_flush(o);
 	fputs("],\n\"name\":", out);
-	snprintf(name, sizeof(name), "%s %s",
-	         p->nmappings && p->mappings[0].file
-	                 ? pp_path_base(pp_profile_str(p, p->mappings[0].file))
-	                 : "profile",
-	         r->sample_type);
-	pp_report_put_json_string(out, name);
+	{
+		/* "BINARY TYPE", the binary's name whole (NUL bytes too). */
+		size_t len = 7, tl = strlen(r->sample_type);
+		const char *base = "profile";
+		char *text;
+
+		if (p->nmappings && p->mappings[0].file)
+			base = pp_path_base_n(
+			        pp_profile_strn(p, p->mappings[0].file, &len),
+			        &len);
+		if (!(text = pp_malloc(r->ctx, len + tl + 2))) {
+			err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
+			goto done;
+		}
+		memcpy(text, base, len);
+		text[len] = ' ';
+		memcpy(text + len + 1, r->sample_type, tl);
+		pp_report_put_json_bytes(out, text, len + 1 + tl);
+		pp_free(r->ctx, text);
+	}
 	fputs(",\"activeProfileIndex\":0,\"exporter\":\"pprof-"
 	      "c " PPROF_C_VERSION "\"}\n",
 	      out);

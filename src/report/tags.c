@@ -2,23 +2,27 @@
  * The `tags` report: for each label key, the total value of the samples
  * carrying it and each value's share, as pprof's printTags. Numeric values
  * are grouped by their printed form, so 1023B and 1024B stay apart but two
- * values that print alike share a row. The layout is Go's tabwriter with
- * right-aligned columns, reproduced here for the two columns it uses.
+ * values that print alike share a row. Keys and values are kept whole,
+ * NUL bytes and all. The text goes through Go's tabwriter as pprof's does
+ * (tabwriter.c), whatever tabs, newlines or 0xff bytes the names hold.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/bytes.h"
 #include "util/goint.h"
 
 struct tag_value {
 	char *name;
+	size_t len;
 	int64_t value;
 };
 
 struct tag_key {
 	char *name;
+	size_t len;
 	struct tag_value *vals;
 	size_t nvals, cap;
 	int64_t total;
@@ -29,13 +33,26 @@ static int cmp_value(const void *a, const void *b)
 	const struct tag_value *x = a, *y = b;
 	int c = pp_go_abs_cmp_desc(x->value, y->value);
 
-	return c ? c : strcmp(x->name, y->name);
+	return c ? c : pp_bytes_cmp(x->name, x->len, y->name, y->len);
 }
 
 static int cmp_key(const void *a, const void *b)
 {
-	return strcmp(((const struct tag_key *)a)->name,
-	              ((const struct tag_key *)b)->name);
+	const struct tag_key *x = a, *y = b;
+
+	return pp_bytes_cmp(x->name, x->len, y->name, y->len);
+}
+
+/* A copy of the n bytes at s, NUL-terminated. */
+static char *dup_bytes(struct pp_ctx *ctx, const char *s, size_t n)
+{
+	char *d = pp_malloc(ctx, n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
 }
 
 struct tag_table {
@@ -44,14 +61,16 @@ struct tag_table {
 	size_t nkeys, cap;
 };
 
-static int add(struct tag_table *t, const char *key, const char *val, int64_t v)
+static int add(struct tag_table *t, const char *key, size_t key_len,
+               const char *val, size_t val_len, int64_t v)
 {
 	struct tag_key *k = NULL;
 	size_t i;
 	int err;
 
 	for (i = 0; i < t->nkeys; i++)
-		if (strcmp(t->keys[i].name, key) == 0) {
+		if (pp_bytes_eq(t->keys[i].name, t->keys[i].len, key,
+		                key_len)) {
 			k = &t->keys[i];
 			break;
 		}
@@ -61,20 +80,23 @@ static int add(struct tag_table *t, const char *key, const char *val, int64_t v)
 			return err;
 		k = &t->keys[t->nkeys];
 		memset(k, 0, sizeof(*k));
-		if (!(k->name = pp_strdup(t->ctx, key)))
+		if (!(k->name = dup_bytes(t->ctx, key, key_len)))
 			return pp_error(t->ctx, PP_ENOMEM, "out of memory");
+		k->len = key_len;
 		t->nkeys++;
 	}
 	for (i = 0; i < k->nvals; i++)
-		if (strcmp(k->vals[i].name, val) == 0) {
+		if (pp_bytes_eq(k->vals[i].name, k->vals[i].len, val,
+		                val_len)) {
 			k->vals[i].value += v;
 			return 0;
 		}
 	if ((err = pp_grow(t->ctx, (void **)&k->vals, &k->cap, k->nvals + 1,
 	                   sizeof(*k->vals))) < 0)
 		return err;
-	if (!(k->vals[k->nvals].name = pp_strdup(t->ctx, val)))
+	if (!(k->vals[k->nvals].name = dup_bytes(t->ctx, val, val_len)))
 		return pp_error(t->ctx, PP_ENOMEM, "out of memory");
+	k->vals[k->nvals].len = val_len;
 	k->vals[k->nvals++].value = v;
 	return 0;
 }
@@ -99,45 +121,36 @@ static void scaled(const struct pp_report *r, int64_t v, char *buf, size_t size)
 	snprintf(buf, size, "%.1f%s", f, unit);
 }
 
-static void print_key(const struct pp_report *r, const struct tag_key *k,
-                      FILE *out)
+/* pprof's lines for one key, into its tabwriter. */
+static int print_key(const struct pp_report *r, const struct tag_key *k,
+                     struct pp_report__tw *tw)
 {
-	size_t w0 = strlen(k->name) + 1, w1 = 0;
-	char buf[128], pct[32];
+	char buf[128], pct[32], cell[224];
+	int n, err;
 
-	for (size_t j = 0; j < k->nvals; j++) {
-		scaled(r, k->vals[j].value, buf, sizeof(buf));
-		if (k->total > 0) {
-			pp_percentage(k->vals[j].value, k->total, pct,
-			              sizeof(pct));
-			size_t n = strlen(buf) + strlen(pct) + 4;
-
-			w1 = n > w1 ? n : w1;
-		} else {
-			size_t n = strlen(buf) + 1;
-
-			w1 = n > w1 ? n : w1;
-		}
-	}
-	/* Columns are as wide as their widest cell plus one space of
-	 * padding, text aligned right; the last cell is not aligned. */
 	scaled(r, k->total, buf, sizeof(buf));
-	fprintf(out, "%*s: Total %s\n", (int)w0, k->name, buf);
+	if ((err = pp_report__tw_write(tw, k->name, k->len)) < 0)
+		return err;
+	n = snprintf(cell, sizeof(cell), ":\t Total %s\n", buf);
+	if ((err = pp_report__tw_write(tw, cell, (size_t)n)) < 0)
+		return err;
 	for (size_t j = 0; j < k->nvals; j++) {
-		char cell[192];
-
 		scaled(r, k->vals[j].value, buf, sizeof(buf));
 		if (k->total > 0) {
 			pp_percentage(k->vals[j].value, k->total, pct,
 			              sizeof(pct));
-			snprintf(cell, sizeof(cell), "%s (%s):", buf, pct);
+			n = snprintf(cell, sizeof(cell), " \t%s (%s):\t ", buf,
+			             pct);
 		} else {
-			snprintf(cell, sizeof(cell), "%s:", buf);
+			n = snprintf(cell, sizeof(cell), " \t%s:\t ", buf);
 		}
-		fprintf(out, "%*s%*s %s\n", (int)w0 + 1, " ", (int)w1 + 1, cell,
-		        k->vals[j].name);
+		if ((err = pp_report__tw_write(tw, cell, (size_t)n)) < 0 ||
+		    (err = pp_report__tw_write(tw, k->vals[j].name,
+		                               k->vals[j].len)) < 0 ||
+		    (err = pp_report__tw_write(tw, "\n", 1)) < 0)
+			return err;
 	}
-	fprintf(out, "\n");
+	return pp_report__tw_write(tw, "\n", 1);
 }
 
 /* One key of the tags report as JSON (docs/web-api.md). */
@@ -148,7 +161,7 @@ static void put_json_key(const struct pp_report *r, const struct tag_key *k,
 	const char *p;
 
 	fprintf(out, "%s\n{\"key\":", first ? "" : ",");
-	pp_report_put_json_string(out, k->name);
+	pp_report_put_json_bytes(out, k->name, k->len);
 	scaled(r, k->total, buf, sizeof(buf));
 	fprintf(out, ",\"total\":%lld,\"total_str\":", (long long)k->total);
 	pp_report_put_json_string(out, buf);
@@ -162,7 +175,7 @@ static void put_json_key(const struct pp_report *r, const struct tag_key *k,
 		for (p = pct; *p == ' '; p++)
 			;
 		fprintf(out, "%s{\"name\":", j ? "," : "");
-		pp_report_put_json_string(out, k->vals[j].name);
+		pp_report_put_json_bytes(out, k->vals[j].name, k->vals[j].len);
 		fprintf(out, ",\"value\":%lld,\"value_str\":",
 		        (long long)k->vals[j].value);
 		pp_report_put_json_string(out, buf);
@@ -189,10 +202,12 @@ static int tags_report(struct pp_report *r, bool json, FILE *out)
 {
 	const struct pp_profile *p = r->prof;
 	struct tag_table t = {r->ctx, NULL, 0, 0};
+	struct pp_report__tw tw;
 	uint32_t nt = p->nsample_types;
 	char val[128];
 	int err = 0;
 
+	pp_report__tw_init(&tw, r->ctx, out);
 	if ((err = pp_report__num_units(r)) < 0)
 		return err;
 	for (uint32_t s = 0; s < p->nsamples && err >= 0; s++) {
@@ -202,16 +217,19 @@ static int tags_report(struct pp_report *r, bool json, FILE *out)
 		for (uint32_t i = 0; i < smp->label_count && err >= 0; i++) {
 			const struct pp_label *l =
 			        &p->labels[smp->label_first + i];
-			const char *key = pp_profile_str(p, l->key);
+			size_t kl, vl;
+			const char *key = pp_profile_strn(p, l->key, &kl);
 
 			if (l->str) {
-				err = add(&t, key, pp_profile_str(p, l->str),
-				          v);
+				const char *sv =
+				        pp_profile_strn(p, l->str, &vl);
+
+				err = add(&t, key, kl, sv, vl, v);
 			} else if (l->num != 0) {
 				pp_scaled_label(l->num,
 				                pp_report__num_unit(r, l->key),
 				                r->opts.unit, val, sizeof(val));
-				err = add(&t, key, val, v);
+				err = add(&t, key, kl, val, strlen(val), v);
 			}
 		}
 	}
@@ -224,7 +242,7 @@ static int tags_report(struct pp_report *r, bool json, FILE *out)
 		pp_report__put_json_head(r, out);
 		fputs(",\"tags\":[", out);
 	}
-	for (size_t i = 0; i < t.nkeys; i++) {
+	for (size_t i = 0; i < t.nkeys && err >= 0; i++) {
 		struct tag_key *k = &t.keys[i];
 
 		for (size_t j = 0; j < k->nvals; j++)
@@ -234,11 +252,14 @@ static int tags_report(struct pp_report *r, bool json, FILE *out)
 		if (json)
 			put_json_key(r, k, i == 0, out);
 		else
-			print_key(r, k, out);
+			err = print_key(r, k, &tw);
 	}
 	if (json)
 		fputs("]}\n", out);
+	else if (err >= 0)
+		err = pp_report__tw_flush(&tw);
 done:
+	pp_report__tw_release(&tw);
 	table_release(&t);
 	return err;
 }

@@ -28,8 +28,9 @@ int pp_report_top(struct pp_report *r, FILE *out)
 		pp_percentage(flat, r->total, fp, sizeof(fp));
 		pp_percentage(flat_sum, r->total, sp, sizeof(sp));
 		pp_percentage(cum, r->total, cp, sizeof(cp));
-		fprintf(out, "%10s %s %s %10s %s  %s%s\n", fs, fp, sp, cs, cp,
-		        pp_report__node_name(r, r->view.order[i]), inl);
+		fprintf(out, "%10s %s %s %10s %s  ", fs, fp, sp, cs, cp);
+		pp_report__put_node_name(r, r->view.order[i], out);
+		fprintf(out, "%s\n", inl);
 	}
 	return ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;
 }

@@ -26,20 +26,26 @@ static int find_function(const struct pp_report *r, struct pp_profile *out,
                          uint32_t *fn)
 {
 	const struct pp_profile *p = r->prof;
-	const char *name = pp_profile_str(p, n->info.name);
-	const char *file = pp_profile_str(p, n->info.file);
+	size_t nl, fl;
+	const char *name = pp_profile_strn(p, n->info.name, &nl);
+	const char *file = pp_profile_strn(p, n->info.file, &fl);
 	uint32_t before = pp_strtab_count(keys);
 	struct pp_function f = {0};
-	char *key;
+	char *key, head[64];
 	size_t klen;
+	int hl;
 	pp_str id;
 
-	klen = strlen(name) + strlen(file) + 32;
+	/* Names and files may hold any byte: the key leads with their
+	 * lengths (and the start line), so it is unambiguous. */
+	hl = snprintf(head, sizeof(head), "%zu %zu %" PRId64 ":", nl, fl,
+	              n->info.start_line);
+	klen = (size_t)hl + nl + fl;
 	if (!(key = pp_malloc(r->ctx, klen)))
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	/* Names and files hold no NUL, so the separators are unambiguous. */
-	klen = (size_t)snprintf(key, klen, "%s%c%s%c%" PRId64, name, '\0', file,
-	                        '\0', n->info.start_line);
+	memcpy(key, head, (size_t)hl);
+	memcpy(key + hl, name, nl);
+	memcpy(key + (size_t)hl + nl, file, fl);
 	id = pp_strtab_intern(keys, key, klen);
 	pp_free(r->ctx, key);
 	if (id == PP_NONE)
@@ -48,8 +54,8 @@ static int find_function(const struct pp_report *r, struct pp_profile *out,
 	if (pp_strtab_count(keys) == before)
 		return 0;
 	f.id = (uint64_t)out->nfunctions + 1;
-	f.name = pp_profile_intern(out, name);
-	f.filename = pp_profile_intern(out, file);
+	f.name = pp_strtab_intern(out->strings, name, nl);
+	f.filename = pp_strtab_intern(out->strings, file, fl);
 	if (f.name == PP_NONE || f.filename == PP_NONE)
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 	f.start_line = n->info.start_line;

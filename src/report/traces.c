@@ -11,7 +11,7 @@ static void print_lines(struct pp_report__out *o,
                         const struct pp_report__lines *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
-		pp_report__out_str(o, l->v[i]);
+		pp_report__out_bytes(o, l->v[i].s, l->v[i].n);
 		pp_report__out_bytes(o, "\n", 1);
 	}
 }
@@ -155,7 +155,7 @@ int pp_report_traces(struct pp_report *r, FILE *out)
 	o->n = 0;
 	o->failed = false;
 	for (uint32_t n = 0; n < g->nnodes; n++)
-		name_len[n] = (uint32_t)strlen(pp_report__node_name(r, n));
+		name_len[n] = (uint32_t)pp_report__node_len(r, n);
 	pp_report__print_profile_labels(r, out);
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const struct pp_sample *smp = &p->samples[s];

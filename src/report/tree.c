@@ -76,11 +76,9 @@ static int compare_edges(const struct pp_report *r, uint32_t x, uint32_t y)
 
 	if ((c = pp_go_abs_cmp_desc(a->weight, b->weight)) != 0)
 		return c;
-	if ((c = strcmp(pp_report__node_name(r, a->src),
-	                pp_report__node_name(r, b->src))) != 0)
+	if ((c = pp_view_name_cmp(&r->view, a->src, b->src)) != 0)
 		return c;
-	return strcmp(pp_report__node_name(r, a->dst),
-	              pp_report__node_name(r, b->dst));
+	return pp_view_name_cmp(&r->view, a->dst, b->dst);
 }
 
 /* Edge lists per node are short: insertion sort. */
@@ -101,22 +99,23 @@ static void print_edges(const struct pp_report *r, uint32_t *v, uint32_t n,
 	sort_edges(r, v, n);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct pp_edge *e = &r->graph->edges[v[i]];
-		const char *name =
-		        pp_report__node_name(r, callers ? e->src : e->dst);
+		uint32_t other = callers ? e->src : e->dst;
 		char w[64], pct[32];
 		const char *p = pct;
 
 		pp_report__format(r, e->weight, w, sizeof(w));
 		pp_percentage(e->weight, cum, pct, sizeof(pct));
 		if (!json) {
-			fprintf(out, "%50s %s |   %s%s\n", w, pct, name,
-			        e->is_inline ? " (inline)" : "");
+			fprintf(out, "%50s %s |   ", w, pct);
+			pp_report__put_node_name(r, other, out);
+			fprintf(out, "%s\n", e->is_inline ? " (inline)" : "");
 			continue;
 		}
 		while (*p == ' ')
 			p++;
 		fprintf(out, "%s{\"name\":", i ? "," : "");
-		pp_report_put_json_string(out, name);
+		pp_report_put_json_bytes(out, pp_report__node_name(r, other),
+		                         pp_report__node_len(r, other));
 		fprintf(out,
 		        ",\"value\":%lld,\"value_str\":", (long long)e->weight);
 		pp_report_put_json_string(out, w);
@@ -137,7 +136,8 @@ static void put_json_node(struct pp_report *r, struct adjacency *adj,
 	const char *p;
 
 	fprintf(out, "%s\n{\"name\":", first ? "" : ",");
-	pp_report_put_json_string(out, pp_report__node_name(r, n));
+	pp_report_put_json_bytes(out, pp_report__node_name(r, n),
+	                         pp_report__node_len(r, n));
 	fprintf(out, ",\"flat\":%lld,\"flat_str\":", (long long)flat);
 	pp_report__format(r, flat, buf, sizeof(buf));
 	pp_report_put_json_string(out, buf);
@@ -212,8 +212,9 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 	g = r->graph;
 	/* pprof fails before printing anything when nothing matches. */
 	for (uint32_t i = 0; re && i < r->view.norder; i++)
-		matched += pp_regex_matchz(
-		        re, pp_report__node_name(r, r->view.order[i]));
+		matched += pp_regex_match(
+		        re, pp_report__node_name(r, r->view.order[i]),
+		        pp_report__node_len(r, r->view.order[i]));
 	if (re && matched == 0) {
 		err = pp_error(r->ctx, PP_ENOTFOUND,
 		               "no matches found for regexp: %s", symbol);
@@ -231,11 +232,11 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 	for (uint32_t i = 0; i < r->view.norder; i++) {
 		uint32_t n = r->view.order[i];
 		const struct pp_node *node = &g->nodes[n];
-		const char *name = pp_report__node_name(r, n);
 		int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
 		char fs[64], cs[64], fp[32], sp[32], cp[32];
 
-		if (re && !pp_regex_matchz(re, name))
+		if (re && !pp_regex_match(re, pp_report__node_name(r, n),
+		                          pp_report__node_len(r, n)))
 			continue;
 		if (json) {
 			flat_sum += flat;
@@ -253,8 +254,10 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 		pp_percentage(flat, r->total, fp, sizeof(fp));
 		pp_percentage(flat_sum, r->total, sp, sizeof(sp));
 		pp_percentage(cum, r->total, cp, sizeof(cp));
-		fprintf(out, "%10s %s %s %10s %s                | %s\n", fs, fp,
-		        sp, cs, cp, name);
+		fprintf(out, "%10s %s %s %10s %s                | ", fs, fp, sp,
+		        cs, cp);
+		pp_report__put_node_name(r, n, out);
+		fputc('\n', out);
 		print_edges(r, adj.out + adj.out_first[n],
 		            adj.out_first[n + 1] - adj.out_first[n], cum, false,
 		            false, out);

@@ -11,6 +11,17 @@
 
 #define BASE_KEY "pprof::base"
 
+/* Do string sa of a and sb of b hold the same bytes (NUL bytes too)? */
+static bool same_str(const struct pp_profile *a, pp_str sa,
+                     const struct pp_profile *b, pp_str sb)
+{
+	size_t na, nb;
+	const char *ta = pp_profile_strn(a, sa, &na);
+	const char *tb = pp_profile_strn(b, sb, &nb);
+
+	return na == nb && memcmp(ta, tb, na) == 0;
+}
+
 static void describe_types(const struct pp_profile *p, char *buf, size_t size)
 {
 	size_t used = 0;
@@ -36,11 +47,10 @@ int pp_profile_check_base(struct pp_ctx *ctx, const struct pp_profile *a,
 	bool same = a->nsample_types == b->nsample_types;
 
 	for (uint32_t i = 0; same && i < a->nsample_types; i++)
-		same = strcmp(pp_profile_str(a, a->sample_types[i].type),
-		              pp_profile_str(b, b->sample_types[i].type)) ==
-		               0 &&
-		       strcmp(pp_profile_str(a, a->sample_types[i].unit),
-		              pp_profile_str(b, b->sample_types[i].unit)) == 0;
+		same = same_str(a, a->sample_types[i].type, b,
+		                b->sample_types[i].type) &&
+		       same_str(a, a->sample_types[i].unit, b,
+		                b->sample_types[i].unit);
 	if (same)
 		return 0;
 	describe_types(a, ta, sizeof(ta));

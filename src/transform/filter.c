@@ -221,11 +221,12 @@ static bool match_function(struct matcher *m, uint32_t f)
 			/* Zeroed: PCRE2's JIT reads whole vectors, past the
 			 * name's end (memcheck would see undefined bytes). */
 			char buf[4096] = {0};
+			size_t n;
+			const char *name = pp_profile_strn(m->p, fn->name, &n);
 
-			pp_transform__simplify(pp_profile_str(m->p, fn->name),
-			                       buf, sizeof(buf));
+			n = pp_transform__simplify(name, n, buf, sizeof(buf));
 			/* pprof skips frames without a name here. */
-			yes = fn->name != 0 && pp_regex_matchz(m->re, buf);
+			yes = fn->name != 0 && pp_regex_match(m->re, buf, n);
 		} else {
 			yes = pp_regex_match(
 			              m->re, pp_profile_str(m->p, fn->name),
@@ -288,18 +289,26 @@ static uint32_t keep_lines(struct matcher *m, struct pp_work *w, uint32_t l,
 	return w->nlines[l] = n;
 }
 
-void pp_transform__simplify(const char *name, char *buf, size_t size)
+/* Does the len-byte name hold word at i? */
+static bool word_at(const char *name, size_t len, size_t i, const char *word,
+                    size_t wl)
+{
+	return len - i >= wl && memcmp(name + i, word, wl) == 0;
+}
+
+size_t pp_transform__simplify(const char *name, size_t len, char *buf,
+                              size_t size)
 {
 	static const char anon[] = "(anonymous namespace)", op[] = "operator()";
 	size_t i = 0, end;
 
-	if (name[0] == '.')
-		name++;
-	end = strlen(name);
-	while (name[i]) {
-		if (strncmp(name + i, anon, sizeof(anon) - 1) == 0)
+	if (len > 0 && name[0] == '.')
+		name++, len--;
+	end = len;
+	while (i < len) {
+		if (word_at(name, len, i, anon, sizeof(anon) - 1))
 			i += sizeof(anon) - 1;
-		else if (strncmp(name + i, op, sizeof(op) - 1) == 0)
+		else if (word_at(name, len, i, op, sizeof(op) - 1))
 			i += sizeof(op) - 1;
 		else if (name[i] == '(') {
 			end = i;
@@ -311,6 +320,7 @@ void pp_transform__simplify(const char *name, char *buf, size_t size)
 		end = size - 1;
 	memcpy(buf, name, end);
 	buf[end] = '\0';
+	return end;
 }
 
 /* ---- the filters ------------------------------------------------------- */

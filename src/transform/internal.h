@@ -61,7 +61,9 @@ int pp_transform__tag_filters(struct pp_work *w,
 
 /* pprof's simplifyFunc: the name without a leading '.' and without its
  * argument list (from the first '(' that does not start "(anonymous
- * namespace)" or "operator()"), into buf. */
-void pp_transform__simplify(const char *name, char *buf, size_t size);
+ * namespace)" or "operator()"), of the len bytes at name (NUL bytes are
+ * ordinary ones), into buf (NUL-terminated); returns its length. */
+size_t pp_transform__simplify(const char *name, size_t len, char *buf,
+                              size_t size);
 
 #endif

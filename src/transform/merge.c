@@ -704,29 +704,48 @@ done:
 	return err;
 }
 
+/* Do string sa of a and sb of b hold the same bytes (NUL bytes too)? */
+static bool same_str(const struct pp_profile *a, pp_str sa,
+                     const struct pp_profile *b, pp_str sb)
+{
+	size_t na, nb;
+	const char *ta = pp_profile_strn(a, sa, &na);
+	const char *tb = pp_profile_strn(b, sb, &nb);
+
+	return na == nb && memcmp(ta, tb, na) == 0;
+}
+
 static int compatible(struct pp_ctx *ctx, const struct pp_profile *a,
                       const struct pp_profile *b, const char *name)
 {
 	const char *why = NULL;
 
-	if (strcmp(pp_profile_str(a, a->period_type.type),
-	           pp_profile_str(b, b->period_type.type)) ||
-	    strcmp(pp_profile_str(a, a->period_type.unit),
-	           pp_profile_str(b, b->period_type.unit)))
+	if (!same_str(a, a->period_type.type, b, b->period_type.type) ||
+	    !same_str(a, a->period_type.unit, b, b->period_type.unit))
 		why = "period types";
 	else if (a->nsample_types != b->nsample_types)
 		why = "sample types";
 	for (uint32_t i = 0; !why && i < a->nsample_types; i++)
-		if (strcmp(pp_profile_str(a, a->sample_types[i].type),
-		           pp_profile_str(b, b->sample_types[i].type)) ||
-		    strcmp(pp_profile_str(a, a->sample_types[i].unit),
-		           pp_profile_str(b, b->sample_types[i].unit)))
+		if (!same_str(a, a->sample_types[i].type, b,
+		              b->sample_types[i].type) ||
+		    !same_str(a, a->sample_types[i].unit, b,
+		              b->sample_types[i].unit))
 			why = "sample types";
 	if (why)
 		return pp_error(ctx, PP_EUSAGE,
 		                "%s: cannot merge profiles with different %s",
 		                name ? name : "profile", why);
 	return 0;
+}
+
+/* String s of src interned in dst, whole (it may hold NUL bytes). */
+static pp_str copy_str(struct pp_profile *dst, const struct pp_profile *src,
+                       pp_str s)
+{
+	size_t n;
+	const char *t = pp_profile_strn(src, s, &n);
+
+	return pp_strtab_intern(dst->strings, t, n);
 }
 
 /* Merge m->src into m->dst; alone: it is the only profile merged. */
@@ -802,7 +821,7 @@ int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
 	    (err = table_init(ctx, &m.locs, first->nlocations)) < 0 ||
 	    (err = table_init(ctx, &m.samples, first->nsamples)) < 0)
 		goto done;
-#define STR(p, s) pp_profile_intern(dst, pp_profile_str((p), (s)))
+#define STR(p, s) copy_str(dst, (p), (s))
 	for (uint32_t i = 0; i < first->nsample_types; i++)
 		if ((err = pp_profile_add_sample_type(
 		             dst, STR(first, first->sample_types[i].type),

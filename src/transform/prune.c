@@ -15,16 +15,15 @@
 
 enum { KEEP = 0, PRUNE = 1, PRUNE_BENEATH = 2 };
 
-/* The part of name pprof matches, into buf (NUL-terminated). */
-static const char *simplify(const char *name, char *buf, size_t bufsz)
+/* The part of the n-byte name pprof matches (NUL bytes are ordinary
+ * ones), into buf (NUL-terminated); returns its length. */
+static size_t simplify(const char *name, size_t n, char *buf, size_t bufsz)
 {
 	static const char *const reserved[] = {"(anonymous namespace)",
 	                                       "operator()"};
-	size_t n;
 
-	if (name[0] == '.')
-		name++;
-	n = strlen(name);
+	if (n > 0 && name[0] == '.')
+		name++, n--;
 	for (size_t i = 0; i < n; i++) {
 		bool skip = false;
 
@@ -35,8 +34,9 @@ static const char *simplify(const char *name, char *buf, size_t bufsz)
 			/* A reserved name that contains this '(' */
 			if (name[i] == '(' &&
 			    i >= (size_t)(paren - reserved[r]) &&
-			    strncmp(name + i - (size_t)(paren - reserved[r]),
-			            reserved[r], rl) == 0)
+			    n - (i - (size_t)(paren - reserved[r])) >= rl &&
+			    memcmp(name + i - (size_t)(paren - reserved[r]),
+			           reserved[r], rl) == 0)
 				skip = true;
 		}
 		if (name[i] == '(' && !skip) {
@@ -48,7 +48,7 @@ static const char *simplify(const char *name, char *buf, size_t bufsz)
 		n = bufsz - 1;
 	memcpy(buf, name, n);
 	buf[n] = '\0';
-	return buf;
+	return n;
 }
 
 static int compile_full(struct pp_ctx *ctx, const char *what, const char *rx,
@@ -102,16 +102,17 @@ int pp_profile_remove_uninteresting(struct pp_ctx *ctx, struct pp_profile *p)
 		for (i = loc->line_count; i-- > 0;) {
 			uint32_t f = p->lines[loc->line_first + i].function;
 			const char *name;
+			size_t n;
 
 			if (f == PP_NONE || !p->functions[f].name)
 				continue;
 			if (fmatch[f] < 0) {
-				name = simplify(
-				        pp_profile_str(p, p->functions[f].name),
-				        buf, sizeof(buf));
+				name = pp_profile_strn(p, p->functions[f].name,
+				                       &n);
+				n = simplify(name, n, buf, sizeof(buf));
 				fmatch[f] =
-				        pp_regex_matchz(drop, name) &&
-				        !(keep && pp_regex_matchz(keep, name));
+				        pp_regex_match(drop, buf, n) &&
+				        !(keep && pp_regex_match(keep, buf, n));
 			}
 			if (fmatch[f])
 				break;

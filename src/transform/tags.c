@@ -214,9 +214,11 @@ static bool is_numeric(const struct pp_label *l)
 }
 
 /* The sample's "key:value" for string label l, in buf (allocated through
- * ctx, the filter's, as the caller frees it). */
+ * ctx, the filter's, as the caller frees it), *len bytes (NUL bytes of
+ * the key or value included). */
 static const char *key_value(struct pp_ctx *ctx, const struct pp_profile *p,
-                             const struct pp_label *l, char **buf, size_t *cap)
+                             const struct pp_label *l, char **buf, size_t *cap,
+                             size_t *len)
 {
 	size_t kl = pp_strtab_len(p->strings, l->key);
 	size_t vl = pp_strtab_len(p->strings, l->str);
@@ -235,7 +237,18 @@ static const char *key_value(struct pp_ctx *ctx, const struct pp_profile *p,
 	memcpy(*buf, pp_profile_str(p, l->key), kl);
 	(*buf)[kl] = ':';
 	memcpy(*buf + kl + 1, pp_profile_str(p, l->str), vl + 1);
+	*len = kl + 1 + vl;
 	return *buf;
+}
+
+/* Does re match string s of p, whole (NUL bytes and all)? */
+static bool match_str(const struct pp_regex *re, const struct pp_profile *p,
+                      pp_str s)
+{
+	size_t n;
+	const char *t = pp_profile_strn(p, s, &n);
+
+	return pp_regex_match(re, t, n);
 }
 
 static int matches(const struct pp_work *w, const struct num_units *units,
@@ -268,9 +281,7 @@ static int matches(const struct pp_work *w, const struct num_units *units,
 			for (uint32_t i = 0; i < n; i++)
 				if (!is_numeric(&labels[i]) &&
 				    labels[i].key == f->key &&
-				    pp_regex_matchz(
-				            f->rx[r],
-				            pp_profile_str(p, labels[i].str))) {
+				    match_str(f->rx[r], p, labels[i].str)) {
 					*out = true;
 					return 0;
 				}
@@ -282,13 +293,15 @@ static int matches(const struct pp_work *w, const struct num_units *units,
 
 		for (uint32_t i = 0; i < n && !found; i++) {
 			const char *kv;
+			size_t kvl;
 
 			if (is_numeric(&labels[i]))
 				continue;
-			if (!(kv = key_value(w->ctx, p, &labels[i], buf, cap)))
+			if (!(kv = key_value(w->ctx, p, &labels[i], buf, cap,
+			                     &kvl)))
 				return pp_error(w->ctx, PP_ENOMEM,
 				                "out of memory");
-			found = pp_regex_matchz(f->rx[r], kv);
+			found = pp_regex_match(f->rx[r], kv, kvl);
 		}
 		if (!found)
 			return 0;
@@ -375,10 +388,9 @@ static int by_key(struct pp_work *w, const struct pp_regex *show,
 		if (!w->keep[s])
 			continue;
 		for (uint32_t i = 0; i < smp->label_count; i++) {
-			const char *k = pp_profile_str(
-			        p, p->labels[smp->label_first + i].key);
-			bool ms = !show || pp_regex_matchz(show, k);
-			bool mh = hide && pp_regex_matchz(hide, k);
+			pp_str k = p->labels[smp->label_first + i].key;
+			bool ms = !show || match_str(show, p, k);
+			bool mh = hide && match_str(hide, p, k);
 
 			sm = sm || ms;
 			hm = hm || mh;

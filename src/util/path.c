@@ -8,6 +8,13 @@
 const char *pp_path_base(const char *path)
 {
 	size_t len = strlen(path);
+
+	return pp_path_base_n(path, &len);
+}
+
+const char *pp_path_base_n(const char *path, size_t *n)
+{
+	size_t len = *n;
 	const char *slash;
 
 	/* filepath.Base ignores trailing slashes; profiles never have them
@@ -21,18 +28,27 @@ const char *pp_path_base(const char *path)
 			break;
 		}
 	}
-	return slash ? slash + 1 : path;
+	if (!slash)
+		return path;
+	*n = len - (size_t)(slash + 1 - path);
+	return slash + 1;
 }
 
 char *pp_path_clean(const char *path, char *out)
 {
-	size_t n = strlen(path), r = 0, w = 0, dotdot = 0;
+	pp_path_clean_n(path, strlen(path), out);
+	return out;
+}
+
+size_t pp_path_clean_n(const char *path, size_t n, char *out)
+{
+	size_t r = 0, w = 0, dotdot = 0;
 	int rooted = n > 0 && path[0] == '/';
 
 	if (n == 0) {
 		out[0] = '.';
 		out[1] = '\0';
-		return out;
+		return 1;
 	}
 	if (rooted) {
 		out[w++] = '/';
@@ -45,7 +61,7 @@ char *pp_path_clean(const char *path, char *out)
 		} else if (path[r] == '.' &&
 		           (r + 1 == n || path[r + 1] == '/')) {
 			r++;
-		} else if (path[r] == '.' && path[r + 1] == '.' &&
+		} else if (path[r] == '.' && r + 1 < n && path[r + 1] == '.' &&
 		           (r + 2 == n || path[r + 2] == '/')) {
 			r += 2;
 			if (w > dotdot) {
@@ -69,29 +85,29 @@ char *pp_path_clean(const char *path, char *out)
 	if (w == 0)
 		out[w++] = '.';
 	out[w] = '\0';
-	return out;
+	return w;
 }
 
 pp_str pp_path_clean_str(struct pp_ctx *ctx, const struct pp_profile *p,
                          pp_str s)
 {
 	const char *orig;
-	size_t len;
+	size_t len, clean;
 	char small[512], *buf = small;
 	pp_str out = s;
 
 	if (s == 0)
 		return 0;
-	orig = pp_profile_str(p, s);
-	len = strlen(orig);
+	orig = pp_profile_strn(p, s, &len);
 	if (len + 2 > sizeof(small)) {
 		buf = pp_malloc(ctx, len + 2);
 		if (!buf)
 			return s;
 	}
-	pp_path_clean(orig, buf);
-	if (strcmp(buf, orig) != 0) {
-		out = pp_strtab_intern(p->strings, buf, strlen(buf));
+	/* Length-delimited: a name may hold NUL bytes. */
+	clean = pp_path_clean_n(orig, len, buf);
+	if (clean != len || memcmp(buf, orig, len) != 0) {
+		out = pp_strtab_intern(p->strings, buf, clean);
 		if (out == PP_NONE)
 			out = s;
 	}

@@ -9,6 +9,9 @@
 
 /* The last element of path ("a/b/c.so" -> "c.so"), as filepath.Base. */
 const char *pp_path_base(const char *path);
+/* The same for the *n bytes at path (which may hold NUL bytes); *n becomes
+ * the length of the base. */
+const char *pp_path_base_n(const char *path, size_t *n);
 
 /*
  * Lexically clean path as filepath.Clean does: collapse "//", drop "."
@@ -16,6 +19,9 @@ const char *pp_path_base(const char *path);
  * must hold strlen(path) + 2 bytes) and returns out.
  */
 char *pp_path_clean(const char *path, char *out);
+/* The same for the n bytes at path (which may hold NUL bytes); out must
+ * hold n + 2 bytes. Returns the cleaned length (out is NUL-terminated). */
+size_t pp_path_clean_n(const char *path, size_t n, char *out);
 
 /*
  * The interned cleaned form of string s of profile p (0 stays 0). The

@@ -30,3 +30,18 @@ size_t pp_utf8_len(const unsigned char *s, size_t n)
 		return 0;
 	return len;
 }
+
+size_t pp_utf8_runes(const unsigned char *s, size_t n)
+{
+	size_t runes = 0;
+
+	while (n > 0) {
+		size_t len = pp_utf8_len(s, n);
+
+		if (len == 0)
+			len = 1;
+		s += len, n -= len;
+		runes++;
+	}
+	return runes;
+}

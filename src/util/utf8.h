@@ -14,6 +14,10 @@
  */
 size_t pp_utf8_len(const unsigned char *s, size_t n);
 
+/* How many runes Go counts in the n bytes at s (utf8.RuneCount: an
+ * invalid byte is one), as fmt's widths ("%10s") count them. */
+size_t pp_utf8_runes(const unsigned char *s, size_t n);
+
 /* U+FFFD, the replacement character written for each invalid byte. */
 #define PP_UTF8_REPLACEMENT "\xef\xbf\xbd"
 

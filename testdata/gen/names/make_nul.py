@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Write testdata/names/nul.pb.gz: a CPU profile whose names hold NUL bytes
+and invalid UTF-8, for the goldens that check such names are kept whole
+(tests/golden/nul.cases): no name is cut at a NUL, and names that differ
+only after a NUL stay apart.
+
+    python3 testdata/gen/names/make_nul.py [OUT]
+
+Functions "a\\0x" and "a\\0y" differ only after a NUL and "a" is their
+prefix; "\\0lead" starts with one; "b\\xff\\xfe", "c\\xc0\\xafd" (overlong)
+and "cut\\xe2\\x82" (cut short) are invalid UTF-8. Their files hold NUL bytes
+and invalid UTF-8 too (f\\0one.go and f\\0two.go differ only after the NUL),
+as does the mapping's file, and the samples carry string and numeric labels
+whose keys and values differ only after a NUL. Most functions have no
+system name, so pprof's load-time simplification leaves them alone; one
+named as its system name "ns::Pool<T>::get(int)\\0tail" is simplified
+around its NUL, and one with only a system name ("sys\\0only") takes it
+whole. The output
+depends on nothing but this file (gzip with mtime 0).
+"""
+import gzip
+import sys
+
+# (name, file[, system name]); index + 1 is the function id
+FUNCS = [
+    (b"main", b"main.go"),
+    (b"a\x00x", b"f\x00one.go"),
+    (b"a\x00y", b"f\x00two.go"),
+    (b"a", b"f.go"),
+    (b"\x00lead", b"f\x00one.go"),
+    (b"b\xff\xfe", b"bad\xc3.go"),
+    (b"c\xc0\xafd", b"bad\xc3.go"),
+    (b"cut\xe2\x82", b"f"),
+    (b"ok \xc3\xa9", b"f.go"),
+    (b"ns::Pool<T>::get(int)\x00tail", b"p.cc", b"ns::Pool<T>::get(int)\x00tail"),
+    (b"", b"p.cc", b"sys\x00only"),
+]
+
+# Stacks by function index, leaf first (main, index 0, is added as the
+# root), each with its value (ns), its label value and its numeric label.
+STACKS = [
+    ([1], 100, b"v\x00one", 1),
+    ([2], 200, b"v\x00two", 2),
+    ([3, 1], 300, b"v\x00one", 3),
+    ([3, 2], 400, b"v\x00two", 4),
+    ([3], 50, b"v", 5),
+    ([4], 250, b"v\x00one", 6),
+    ([5, 1], 150, b"\xff", 7),
+    ([6, 2], 120, b"\xff", 8),
+    ([7], 90, b"v\x00two", 9),
+    ([8, 3, 1], 60, b"v", 10),
+    ([9, 8], 40, b"v", 13),
+    ([10], 20, b"v", 14),
+    ([2, 1], 70, b"v\x00one", 11),
+    ([1], 30, b"v\x00one", 12),
+]
+
+
+def varint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def field_varint(num, v):
+    return varint(num << 3) + varint(v)
+
+
+def field_bytes(num, data):
+    return varint(num << 3 | 2) + varint(len(data)) + data
+
+
+def packed(num, values):
+    return field_bytes(num, b"".join(varint(v) for v in values))
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else "testdata/names/nul.pb.gz"
+    strings = [b""]
+
+    def s(b):
+        if b not in strings:
+            strings.append(b)
+        return strings.index(b)
+
+    prof = bytearray()
+    st = field_varint(1, s(b"samples")) + field_varint(2, s(b"count"))
+    prof += field_bytes(1, st)
+    vt = field_varint(1, s(b"cpu")) + field_varint(2, s(b"nanoseconds"))
+    prof += field_bytes(1, vt)
+    for stack, value, label, num in STACKS:
+        locs = [i + 1 for i in stack] + [1]
+        smp = packed(1, locs) + packed(2, [value // 10, value * 1000000])
+        smp += field_bytes(3, field_varint(1, s(b"k\x00ey")) +
+                           field_varint(2, s(label)))
+        smp += field_bytes(3, field_varint(1, s(b"n\x00um")) +
+                           field_varint(3, num))
+        prof += field_bytes(2, smp)
+    mapping = (field_varint(1, 1) + field_varint(2, 0x400000) +
+               field_varint(3, 0x500000) +
+               field_varint(5, s(b"/bin/pr\x00og\xff")) +
+               field_varint(7, 1) + field_varint(8, 1) + field_varint(9, 1))
+    prof += field_bytes(3, mapping)
+    for i in range(len(FUNCS)):
+        line = field_varint(1, i + 1) + field_varint(2, 10 + i)
+        prof += field_bytes(4, field_varint(1, i + 1) + field_varint(2, 1) +
+                            field_varint(3, 0x401000 + 16 * i) +
+                            field_bytes(4, line))
+    for i, (name, filename, *sysname) in enumerate(FUNCS):
+        fn = field_varint(1, i + 1) + field_varint(2, s(name))
+        if sysname:
+            fn += field_varint(3, s(sysname[0]))
+        fn += field_varint(4, s(filename)) + field_varint(5, 10 + i)
+        prof += field_bytes(5, fn)
+    prof += field_bytes(11, vt) + field_varint(12, 10000000)
+    prof += field_varint(9, 1700000000 * 10**9)
+    prof += field_varint(10, 10**9)
+    prof += packed(13, [s(b"comment \x00 with NUL"), s(b"bad \xff")])
+    for b in strings:
+        prof += field_bytes(6, b)
+    with open(out, "wb") as f:
+        f.write(gzip.compress(bytes(prof), mtime=0))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+#!/bin/bash
+# Names with NUL bytes and invalid UTF-8 (testdata/names/nul.pb.gz, from
+# testdata/gen/names/make_nul.py) stay whole in the outputs the goldens
+# (tests/golden/nul.cases) do not cover: what pprof-c alone prints (list's
+# lines without source, check) and the formats that escape names (JSON,
+# speedscope, SVG, DOT as graphviz draws it, HTML), which must stay
+# well-formed and keep "a\0x", "a\0y" and "a" three names.
+. "$(dirname "$0")/lib.sh"
+require xmllint libxml2-utils
+require dot graphviz
+P="$SRCDIR/testdata/names/nul.pb.gz"
+
+# report WHAT ARGS...: run pprof-c, which must succeed.
+report() {
+	local what=$1
+	shift
+	"$PPROF_C" "$@" "$P" >"$TMP/out" 2>"$TMP/err" </dev/null
+	RC=$?
+	expect_status 0 "$what"
+}
+# py WHAT SCRIPT: run python on $TMP/out (bytes in `data`); it must pass.
+py() {
+	if python3 - "$TMP/out" 2>"$TMP/pyerr" <<EOPY; then ok; else bad "$1: $(tail -1 "$TMP/pyerr")"; fi
+import json, sys
+data = open(sys.argv[1], "rb").read()
+$2
+EOPY
+}
+
+# JSON: strict UTF-8 and JSON, names whole (\u0000), invalid bytes U+FFFD.
+report "top -json" top -json
+py "top -json" '
+rows = json.loads(data.decode("utf-8"))["rows"]
+names = [r["name"] for r in rows]
+want = ["a", "a\0y", "\0lead", "b\ufffd\ufffd", "a\0x", "c\ufffd\ufffdd",
+        "cut\ufffd\ufffd", "ok \u00e9", "ns::Pool::get\0tail", "sys\0only", "main"]
+assert names == want, names'
+report "tags -json" tags -json
+py "tags -json" '
+tags = json.loads(data.decode("utf-8"))["tags"]
+assert [t["key"] for t in tags] == ["k\0ey", "n\0um"], tags
+vals = [v["name"] for v in tags[0]["values"]]
+assert vals == ["v\0one", "v\0two", "\ufffd", "v"], vals'
+report "traces -json" traces -json
+py "traces -json" '
+d = json.loads(data.decode("utf-8"))
+assert d["labels"][0] == "File: pr\0og\ufffd", d["labels"]
+assert d["labels"][1] == "comment \0 with NUL", d["labels"]'
+for g in functions lines files addresses; do
+	report "speedscope -$g" speedscope -$g
+	py "speedscope -$g" '
+d = json.loads(data.decode("utf-8"))
+names = [f["name"] for f in d["shared"]["frames"]]
+if "'$g'" == "functions":
+    assert len(names) == len(set(names)), names
+    assert {"a", "a\0x", "a\0y", "\0lead"} <= set(names), names
+assert d["name"].startswith("pr\0og\ufffd "), d["name"]'
+	report "svg -$g" svg -$g
+	if xmllint --noout "$TMP/out" 2>"$TMP/xmlerr"; then ok; else
+		bad "svg -$g: not well-formed: $(head -2 "$TMP/xmlerr")"
+	fi
+	report "flame -$g" flame -$g
+	if xmllint --noout "$TMP/out" 2>"$TMP/xmlerr"; then ok; else
+		bad "flame -$g: not well-formed: $(head -2 "$TMP/xmlerr")"
+	fi
+	report "dot -$g" dot -$g
+	if dot -Tsvg "$TMP/out" >"$TMP/dot.svg" 2>"$TMP/doterr" &&
+		[ ! -s "$TMP/doterr" ] && xmllint --noout "$TMP/dot.svg"; then ok; else
+		bad "dot -$g: graphviz or xmllint: $(head -2 "$TMP/doterr")"
+	fi
+done
+# The names, whole, as the pictures show them (a NUL as the text \x00).
+report "flame" flame
+for name in 'a\x00x' 'a\x00y' '\x00lead' 'sys\x00only'; do
+	grep -qaF "<title>$name (" "$TMP/out" && ok || bad "flame: no frame $name"
+done
+report "dot" dot
+dot -Tsvg "$TMP/out" >"$TMP/dot.svg" 2>/dev/null
+for name in 'a\x00x (710ms)' 'a\x00y (790ms)' 'File: pr\x00og'; do
+	grep -qaF "$name" "$TMP/dot.svg" && ok || bad "dot: no $name"
+done
+report "html" html
+py "html" '
+text = data.decode("utf-8")
+assert "\0" not in text, "a raw NUL"
+assert "a\\u0000y" in text, "a\\0y lost"'
+
+# list: a file whose name holds a NUL is no file (never the one its name
+# is cut to: ./f exists here), in pprof's words; the lines with samples
+# follow, as for any missing file.
+mkdir "$TMP/src"
+seq 1 30 | sed 's/^/line /' >"$TMP/src/f"
+(cd "$TMP/src" && "$PPROF_C" list 'a.x|cut' "$P" >"$TMP/out" 2>"$TMP/err" </dev/null)
+RC=$?
+expect_status 0 "list"
+python3 - "$TMP/out" "$TMP/src" 2>"$TMP/pyerr" <<'EOPY' && ok || bad "list: $(tail -1 "$TMP/pyerr")"
+import sys
+got = open(sys.argv[1], "rb").read().decode("latin-1").split("\n")
+d = sys.argv[2]
+want = [
+    "Total: 1.88s",
+    "ROUTINE ======================== a\0x in f\0one.go",
+    "     130ms      710ms (flat, cum) 37.77% of Total",
+    " Error: could not find file f\0one.go on path " + d,
+    "     130ms      710ms     11:",
+    "ROUTINE ======================== cut\xe2\x82 in f",
+    "      90ms       90ms (flat, cum)  4.79% of Total",
+]
+assert got[:len(want)] == want, got[:len(want)]
+assert "      90ms       90ms     17:line 17" in got, got
+EOPY
+
+# check names the function whole and tells a\0y from a and a\0x.
+"$PPROF_C" check -diff_base="$P" -max_share='^a.y$=10' "$P" >"$TMP/out" 2>"$TMP/err" </dev/null
+RC=$?
+expect_status 3 "check"
+py "check" '
+lines = data.split(b"\n")
+assert lines[1].endswith(b"  a\0y"), lines
+assert lines[2] == b"1 rule, 1 broken", lines'
+
+# proto keeps every name's bytes: read back, raw is the same.
+report "raw" raw
+cp "$TMP/out" "$TMP/raw.want"
+report "proto" proto -output="$TMP/back.pb.gz"
+"$PPROF_C" raw "$TMP/back.pb.gz" >"$TMP/raw.got" 2>/dev/null
+grep -av '^Period\|^Time\|^Duration' "$TMP/raw.want" >"$TMP/a"
+grep -av '^Period\|^Time\|^Duration' "$TMP/raw.got" >"$TMP/b"
+expect_same "$TMP/a" "$TMP/b" "proto read back"
+finish
