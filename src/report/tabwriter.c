@@ -134,7 +134,10 @@ static void tw_write_lines(struct pp_report__tw *tw, size_t *pos, size_t line0,
 			}
 		}
 		if (i + 1 == tw->nlines) {
-			fwrite(tw->buf + *pos, 1, tw->cell.size, tw->out);
+			/* (No text at all: buf is still NULL.) */
+			if (tw->cell.size)
+				fwrite(tw->buf + *pos, 1, tw->cell.size,
+				       tw->out);
 			*pos += tw->cell.size;
 		} else {
 			fputc('\n', tw->out);
