@@ -100,6 +100,8 @@ struct pp_graph_opts {
 	bool nodes_only;
 };
 
+/* A graph as pp_graph_new makes it: its hash tables, scratch and array
+ * capacities are the graph module's, not in this struct. */
 struct pp_graph {
 	struct pp_ctx *ctx;
 	const struct pp_profile *prof; /* borrowed */
@@ -115,23 +117,12 @@ struct pp_graph {
 	struct pp_edge *edges;
 	uint32_t nedges;
 
-	/* Internal: hash tables and scratch. */
-	uint32_t *node_slots;
-	uint32_t nnode_slots;
-	uint64_t *edge_keys;
-	uint32_t *edge_vals;
-	uint32_t nedge_slots;
-	size_t cap_nodes, cap_edges, cap_stamp_edge;
-	uint32_t *stamp_node;
-	uint32_t *stamp_edge;
-	uint32_t stamp;
 	/* Call trees only (else NULL): each node's parent (PP_NONE for a
 	 * root) and the edge from it (PP_NONE for a root), and the node
 	 * each sample ends at (PP_NONE for a sample left out). */
 	uint32_t *tree_parent;
 	uint32_t *tree_in_edge;
 	uint32_t *sample_leaf;
-	size_t cap_parent, cap_in_edge;
 	/* For PP_EDGES_MARKED: per node, true if its edges are wanted
 	 * (borrowed; set by the caller before pp_graph_accumulate). */
 	const bool *edge_marks;

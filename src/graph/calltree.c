@@ -73,14 +73,15 @@ static int find_or_add(struct pp_graph *g, struct slots *s,
 		}
 		j = (j + 1) & (s->n - 1);
 	}
-	if ((err = pp_grow(g->ctx, (void **)&g->nodes, &g->cap_nodes,
-	                   (size_t)g->nnodes + 1, sizeof(*g->nodes))) < 0 ||
-	    (err = pp_grow(g->ctx, (void **)&g->tree_parent, &g->cap_parent,
-	                   (size_t)g->nnodes + 1, sizeof(*g->tree_parent))) <
-	            0 ||
-	    (err = pp_grow(g->ctx, (void **)&g->tree_in_edge, &g->cap_in_edge,
-	                   (size_t)g->nnodes + 1, sizeof(*g->tree_in_edge))) <
-	            0)
+	if ((err = pp_grow(g->ctx, (void **)&g->nodes,
+	                   &pp_graph__in(g)->cap_nodes, (size_t)g->nnodes + 1,
+	                   sizeof(*g->nodes))) < 0 ||
+	    (err = pp_grow(g->ctx, (void **)&g->tree_parent,
+	                   &pp_graph__in(g)->cap_parent, (size_t)g->nnodes + 1,
+	                   sizeof(*g->tree_parent))) < 0 ||
+	    (err = pp_grow(g->ctx, (void **)&g->tree_in_edge,
+	                   &pp_graph__in(g)->cap_in_edge, (size_t)g->nnodes + 1,
+	                   sizeof(*g->tree_in_edge))) < 0)
 		return err;
 	n = g->nnodes;
 	memset(&g->nodes[n], 0, sizeof(g->nodes[n]));
@@ -89,7 +90,8 @@ static int find_or_add(struct pp_graph *g, struct slots *s,
 	g->tree_parent[n] = parent;
 	g->tree_in_edge[n] = PP_NONE;
 	if (parent != PP_NONE) {
-		if ((err = pp_grow(g->ctx, (void **)&g->edges, &g->cap_edges,
+		if ((err = pp_grow(g->ctx, (void **)&g->edges,
+		                   &pp_graph__in(g)->cap_edges,
 		                   (size_t)g->nedges + 1, sizeof(*g->edges))) <
 		    0)
 			return err;
@@ -115,7 +117,7 @@ int pp_graph__call_tree(struct pp_graph *g)
 
 	g->nodes = NULL;
 	g->nnodes = 0;
-	g->cap_nodes = 0;
+	pp_graph__in(g)->cap_nodes = 0;
 	g->sample_leaf = pp_malloc(g->ctx, (p->nsamples ? p->nsamples : 1) *
 	                                           sizeof(*g->sample_leaf));
 	if (!g->sample_leaf) {
@@ -175,9 +177,9 @@ done:
 	pp_free(g->ctx, g->loc_node_first);
 	g->loc_nodes = g->loc_node_first = NULL;
 	pp_free(g->ctx, frames);
-	pp_free(g->ctx, g->node_slots);
-	g->node_slots = NULL;
-	g->nnode_slots = 0;
+	pp_free(g->ctx, pp_graph__in(g)->node_slots);
+	pp_graph__in(g)->node_slots = NULL;
+	pp_graph__in(g)->nnode_slots = 0;
 	pp_free(g->ctx, s.keys);
 	pp_free(g->ctx, s.vals);
 	return err;

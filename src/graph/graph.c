@@ -65,7 +65,9 @@ static bool info_eq(const struct pp_node_info *a, const struct pp_node_info *b)
 
 static int node_table_grow(struct pp_graph *g)
 {
-	uint32_t nslots = g->nnode_slots ? g->nnode_slots * 2 : 1024;
+	uint32_t nslots = pp_graph__in(g)->nnode_slots
+	                          ? pp_graph__in(g)->nnode_slots * 2
+	                          : 1024;
 	uint32_t *slots = pp_calloc(g->ctx, nslots, sizeof(*slots));
 
 	if (!slots)
@@ -78,9 +80,9 @@ static int node_table_grow(struct pp_graph *g)
 			j = (j + 1) & (nslots - 1);
 		slots[j] = i + 1;
 	}
-	pp_free(g->ctx, g->node_slots);
-	g->node_slots = slots;
-	g->nnode_slots = nslots;
+	pp_free(g->ctx, pp_graph__in(g)->node_slots);
+	pp_graph__in(g)->node_slots = slots;
+	pp_graph__in(g)->nnode_slots = nslots;
 	return 0;
 }
 
@@ -90,25 +92,27 @@ static int find_or_add_node(struct pp_graph *g, const struct pp_node_info *info,
 	uint32_t j;
 	int err;
 
-	if ((uint64_t)(g->nnodes + 1) * 2 > g->nnode_slots &&
+	if ((uint64_t)(g->nnodes + 1) * 2 > pp_graph__in(g)->nnode_slots &&
 	    (err = node_table_grow(g)) < 0)
 		return err;
-	j = (uint32_t)(info_hash(info) >> 32) & (g->nnode_slots - 1);
-	while (g->node_slots[j]) {
-		uint32_t n = g->node_slots[j] - 1;
+	j = (uint32_t)(info_hash(info) >> 32) &
+	    (pp_graph__in(g)->nnode_slots - 1);
+	while (pp_graph__in(g)->node_slots[j]) {
+		uint32_t n = pp_graph__in(g)->node_slots[j] - 1;
 
 		if (info_eq(&g->nodes[n].info, info)) {
 			*out = n;
 			return 0;
 		}
-		j = (j + 1) & (g->nnode_slots - 1);
+		j = (j + 1) & (pp_graph__in(g)->nnode_slots - 1);
 	}
-	if ((err = pp_grow(g->ctx, (void **)&g->nodes, &g->cap_nodes,
-	                   (size_t)g->nnodes + 1, sizeof(*g->nodes))) < 0)
+	if ((err = pp_grow(g->ctx, (void **)&g->nodes,
+	                   &pp_graph__in(g)->cap_nodes, (size_t)g->nnodes + 1,
+	                   sizeof(*g->nodes))) < 0)
 		return err;
 	memset(&g->nodes[g->nnodes], 0, sizeof(g->nodes[g->nnodes]));
 	g->nodes[g->nnodes].info = *info;
-	g->node_slots[j] = g->nnodes + 1;
+	pp_graph__in(g)->node_slots[j] = g->nnodes + 1;
 	*out = g->nnodes++;
 	return 0;
 }
@@ -206,7 +210,9 @@ static int build_nodes(struct pp_graph *g)
 
 static int edge_table_grow(struct pp_graph *g)
 {
-	uint32_t nslots = g->nedge_slots ? g->nedge_slots * 2 : 1024;
+	uint32_t nslots = pp_graph__in(g)->nedge_slots
+	                          ? pp_graph__in(g)->nedge_slots * 2
+	                          : 1024;
 	uint64_t *keys = pp_malloc(g->ctx, (size_t)nslots * sizeof(*keys));
 	uint32_t *vals = pp_malloc(g->ctx, (size_t)nslots * sizeof(*vals));
 
@@ -227,11 +233,11 @@ static int edge_table_grow(struct pp_graph *g)
 		keys[j] = key;
 		vals[j] = e;
 	}
-	pp_free(g->ctx, g->edge_keys);
-	pp_free(g->ctx, g->edge_vals);
-	g->edge_keys = keys;
-	g->edge_vals = vals;
-	g->nedge_slots = nslots;
+	pp_free(g->ctx, pp_graph__in(g)->edge_keys);
+	pp_free(g->ctx, pp_graph__in(g)->edge_vals);
+	pp_graph__in(g)->edge_keys = keys;
+	pp_graph__in(g)->edge_vals = vals;
+	pp_graph__in(g)->nedge_slots = nslots;
 	return 0;
 }
 
@@ -243,30 +249,33 @@ static int find_or_add_edge(struct pp_graph *g, uint32_t src, uint32_t dst,
 	int err;
 
 	*created = false;
-	if ((uint64_t)(g->nedges + 1) * 2 > g->nedge_slots &&
+	if ((uint64_t)(g->nedges + 1) * 2 > pp_graph__in(g)->nedge_slots &&
 	    (err = edge_table_grow(g)) < 0)
 		return err;
 	j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) &
-	    (g->nedge_slots - 1);
-	while (g->edge_keys[j] != UINT64_MAX) {
-		if (g->edge_keys[j] == key) {
-			*out = g->edge_vals[j];
+	    (pp_graph__in(g)->nedge_slots - 1);
+	while (pp_graph__in(g)->edge_keys[j] != UINT64_MAX) {
+		if (pp_graph__in(g)->edge_keys[j] == key) {
+			*out = pp_graph__in(g)->edge_vals[j];
 			return 0;
 		}
-		j = (j + 1) & (g->nedge_slots - 1);
+		j = (j + 1) & (pp_graph__in(g)->nedge_slots - 1);
 	}
-	if ((err = pp_grow(g->ctx, (void **)&g->edges, &g->cap_edges,
-	                   (size_t)g->nedges + 1, sizeof(*g->edges))) < 0 ||
-	    (err = pp_grow(g->ctx, (void **)&g->stamp_edge, &g->cap_stamp_edge,
-	                   (size_t)g->nedges + 1, sizeof(*g->stamp_edge))) < 0)
+	if ((err = pp_grow(g->ctx, (void **)&g->edges,
+	                   &pp_graph__in(g)->cap_edges, (size_t)g->nedges + 1,
+	                   sizeof(*g->edges))) < 0 ||
+	    (err = pp_grow(g->ctx, (void **)&pp_graph__in(g)->stamp_edge,
+	                   &pp_graph__in(g)->cap_stamp_edge,
+	                   (size_t)g->nedges + 1,
+	                   sizeof(*pp_graph__in(g)->stamp_edge))) < 0)
 		return err;
 	memset(&g->edges[g->nedges], 0, sizeof(g->edges[g->nedges]));
 	g->edges[g->nedges].src = src;
 	g->edges[g->nedges].dst = dst;
 	g->edges[g->nedges].is_inline = true;
-	g->stamp_edge[g->nedges] = 0;
-	g->edge_keys[j] = key;
-	g->edge_vals[j] = g->nedges;
+	pp_graph__in(g)->stamp_edge[g->nedges] = 0;
+	pp_graph__in(g)->edge_keys[j] = key;
+	pp_graph__in(g)->edge_vals[j] = g->nedges;
 	*out = g->nedges++;
 	*created = true;
 	return 0;
@@ -294,9 +303,9 @@ static int add_edge(struct pp_graph *g, uint32_t src, uint32_t dst, int64_t w,
 	if ((err = find_or_add_edge(g, src, dst, &ei, &created)) < 0)
 		return err;
 	/* Each caller/callee pair counts once per sample. */
-	if (g->stamp_edge[ei] == g->stamp)
+	if (pp_graph__in(g)->stamp_edge[ei] == pp_graph__in(g)->stamp)
 		return 0;
-	g->stamp_edge[ei] = g->stamp;
+	pp_graph__in(g)->stamp_edge[ei] = pp_graph__in(g)->stamp;
 	count_edge(&g->edges[ei], w, dw, residual, is_inline);
 	return 0;
 }
@@ -318,12 +327,13 @@ int pp_graph__merge_edge(struct pp_graph *g, uint32_t src, uint32_t dst,
 
 static void next_stamp(struct pp_graph *g)
 {
-	if (++g->stamp == UINT32_MAX) {
-		memset(g->stamp_node, 0, (size_t)g->nnodes * sizeof(uint32_t));
+	if (++pp_graph__in(g)->stamp == UINT32_MAX) {
+		memset(pp_graph__in(g)->stamp_node, 0,
+		       (size_t)g->nnodes * sizeof(uint32_t));
 		if (g->nedges)
-			memset(g->stamp_edge, 0,
+			memset(pp_graph__in(g)->stamp_edge, 0,
 			       (size_t)g->nedges * sizeof(uint32_t));
-		g->stamp = 1;
+		pp_graph__in(g)->stamp = 1;
 	}
 }
 
@@ -489,11 +499,13 @@ int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
 		node->in_inline = node->in_call = false;
 	}
 	g->nedges = 0;
-	if (g->nedge_slots)
-		memset(g->edge_keys, 0xff,
-		       (size_t)g->nedge_slots * sizeof(*g->edge_keys));
-	memset(g->stamp_node, 0, (size_t)g->nnodes * sizeof(uint32_t));
-	g->stamp = 0;
+	if (pp_graph__in(g)->nedge_slots)
+		memset(pp_graph__in(g)->edge_keys, 0xff,
+		       (size_t)pp_graph__in(g)->nedge_slots *
+		               sizeof(*pp_graph__in(g)->edge_keys));
+	memset(pp_graph__in(g)->stamp_node, 0,
+	       (size_t)g->nnodes * sizeof(uint32_t));
+	pp_graph__in(g)->stamp = 0;
 	/* When few nodes are kept (a top-80 graph of a big profile), most
 	 * frames belong to locations with no kept node: mark those so the
 	 * walk passes them with one byte load. */
@@ -545,8 +557,10 @@ int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
 					residual = true;
 					continue;
 				}
-				if (g->stamp_node[n] != g->stamp) {
-					g->stamp_node[n] = g->stamp;
+				if (pp_graph__in(g)->stamp_node[n] !=
+				    pp_graph__in(g)->stamp) {
+					pp_graph__in(g)->stamp_node[n] =
+					        pp_graph__in(g)->stamp;
 					node->cum += w;
 					node->cum_div += dw;
 				}
@@ -578,24 +592,27 @@ done:
 int pp_graph_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                  const struct pp_graph_opts *opts, struct pp_graph **out)
 {
+	struct pp_graph__full *full;
 	struct pp_graph *g;
 	int err;
 
 	*out = NULL;
 	if (opts->sample_index >= prof->nsample_types && prof->nsamples)
 		return pp_error(ctx, PP_EUSAGE, "sample index out of range");
-	g = pp_calloc(ctx, 1, sizeof(*g));
-	if (!g)
+	full = pp_calloc(ctx, 1, sizeof(*full));
+	if (!full)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	g = &full->pub;
 	g->ctx = ctx;
 	g->prof = prof;
 	g->opts = *opts;
 	if ((err = build_nodes(g)) < 0 ||
 	    (opts->call_tree && (err = pp_graph__call_tree(g)) < 0))
 		goto fail;
-	g->stamp_node = pp_calloc(ctx, g->nnodes ? g->nnodes : 1,
-	                          sizeof(*g->stamp_node));
-	if (!g->stamp_node) {
+	pp_graph__in(g)->stamp_node =
+	        pp_calloc(ctx, g->nnodes ? g->nnodes : 1,
+	                  sizeof(*pp_graph__in(g)->stamp_node));
+	if (!pp_graph__in(g)->stamp_node) {
 		err = pp_error(ctx, PP_ENOMEM, "out of memory");
 		goto fail;
 	}
@@ -617,11 +634,11 @@ void pp_graph_free(struct pp_graph *g)
 	pp_free(g->ctx, g->loc_nodes);
 	pp_free(g->ctx, g->loc_node_first);
 	pp_free(g->ctx, g->edges);
-	pp_free(g->ctx, g->node_slots);
-	pp_free(g->ctx, g->edge_keys);
-	pp_free(g->ctx, g->edge_vals);
-	pp_free(g->ctx, g->stamp_node);
-	pp_free(g->ctx, g->stamp_edge);
+	pp_free(g->ctx, pp_graph__in(g)->node_slots);
+	pp_free(g->ctx, pp_graph__in(g)->edge_keys);
+	pp_free(g->ctx, pp_graph__in(g)->edge_vals);
+	pp_free(g->ctx, pp_graph__in(g)->stamp_node);
+	pp_free(g->ctx, pp_graph__in(g)->stamp_edge);
 	pp_free(g->ctx, g->tree_parent);
 	pp_free(g->ctx, g->tree_in_edge);
 	pp_free(g->ctx, g->sample_leaf);

@@ -280,9 +280,10 @@ static int edge_pass(struct pp_graph *g, const bool *kept, bool all)
 	else if (nparts == 2)
 		edge_pass_run(&ep[1]);
 	g->nedges = 0;
-	if (g->nedge_slots)
-		memset(g->edge_keys, 0xff,
-		       (size_t)g->nedge_slots * sizeof(*g->edge_keys));
+	if (pp_graph__in(g)->nedge_slots)
+		memset(pp_graph__in(g)->edge_keys, 0xff,
+		       (size_t)pp_graph__in(g)->nedge_slots *
+		               sizeof(*pp_graph__in(g)->edge_keys));
 	for (int i = 0; i < nparts; i++) {
 		if (ep[i].err < 0)
 			err = pp_error(g->ctx, PP_ENOMEM, "out of memory");

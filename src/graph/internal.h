@@ -4,6 +4,28 @@
 
 #include "pprof/graph.h"
 
+/* A graph as pp_graph_new allocates it: the public struct first, then what
+ * only the graph module touches (hash tables, scratch, capacities). */
+struct pp_graph__full {
+	struct pp_graph pub;
+	uint32_t *node_slots;
+	uint32_t nnode_slots;
+	uint64_t *edge_keys;
+	uint32_t *edge_vals;
+	uint32_t nedge_slots;
+	size_t cap_nodes, cap_edges, cap_stamp_edge;
+	uint32_t *stamp_node;
+	uint32_t *stamp_edge;
+	uint32_t stamp;
+	size_t cap_parent, cap_in_edge; /* tree_parent, tree_in_edge */
+};
+
+/* g's private part; g must come from pp_graph_new. */
+static inline struct pp_graph__full *pp_graph__in(const struct pp_graph *g)
+{
+	return (struct pp_graph__full *)g;
+}
+
 /* Add an already-deduplicated contribution to edge src->dst: weights add,
  * residual is sticky, inline holds only while every contribution is. */
 int pp_graph__merge_edge(struct pp_graph *g, uint32_t src, uint32_t dst,

@@ -3,6 +3,7 @@
  * samples (the session's view stage). */
 #include <string.h>
 
+#include "graph/internal.h"
 #include "pprof/graph.h"
 
 int pp_graph_save_values(const struct pp_graph *g, int64_t **out)
@@ -39,7 +40,8 @@ void pp_graph_restore_values(struct pp_graph *g, const int64_t *v)
 		node->in_inline = node->in_call = false;
 	}
 	g->nedges = 0;
-	if (g->nedge_slots)
-		memset(g->edge_keys, 0xff,
-		       (size_t)g->nedge_slots * sizeof(*g->edge_keys));
+	if (pp_graph__in(g)->nedge_slots)
+		memset(pp_graph__in(g)->edge_keys, 0xff,
+		       (size_t)pp_graph__in(g)->nedge_slots *
+		               sizeof(*pp_graph__in(g)->edge_keys));
 }
