@@ -1,7 +1,9 @@
 /*
- * The HTTP side of the web UI: libmicrohttpd on one thread of its own
- * (requests are answered one at a time, so the views and their cache need
- * no locks), the routes, and the safety checks every request passes.
+ * The HTTP side of the web UI: libmicrohttpd on a thread of its own per
+ * listening socket (one, or two for an empty host: 127.0.0.1 and ::1), the
+ * routes, and the safety checks every request passes. Each daemon answers
+ * its requests one at a time; a lock makes the views, their cache and the
+ * saved configurations one thread's at a time.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -12,6 +14,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -35,9 +38,9 @@ extern char **environ;
 	"form-action 'self'; frame-ancestors 'none'"
 
 struct server {
-	/* The views are used by one thread at a time: the daemon's, and
-	 * first this one's, building the first page's data while the browser
-	 * starts. */
+	/* The views and the saved configurations are used by one thread at
+	 * a time: a daemon's, and first this one's, building the first page's
+	 * data while the browser starts. */
 	pthread_mutex_t lock;
 	struct pp_web_views *views;
 	char host[256]; /* as given (or "localhost"), for the Host check */
@@ -48,7 +51,8 @@ struct server {
 /* Split "[HOST]:PORT" ("[::1]:8080", "host:80", ":0"); an empty host is
  * localhost and an empty port 0 (any free one), as in pprof. */
 static int split_hostport(struct pp_ctx *ctx, const char *s, char *host,
-                          size_t hostsize, char *port, size_t portsize)
+                          size_t hostsize, char *port, size_t portsize,
+                          bool *empty)
 {
 	const char *colon = strrchr(s, ':'), *h = s;
 	size_t hlen;
@@ -71,6 +75,7 @@ static int split_hostport(struct pp_ctx *ctx, const char *s, char *host,
 	if (hlen >= hostsize || strlen(colon + 1) >= portsize)
 		return pp_error(ctx, PP_EUSAGE, "-http=%s: address too long",
 		                s);
+	*empty = hlen == 0;
 	if (hlen == 0)
 		snprintf(host, hostsize, "localhost");
 	else
@@ -156,6 +161,58 @@ static int listen_on(struct pp_ctx *ctx, const char *host, const char *port,
 	}
 	*fd_out = fd;
 	return 0;
+}
+
+/* A second listener on ::1 at port, for an empty host: clients that
+ * resolve localhost to ::1 first (Node, curl on some systems) reach the
+ * server too. -1 when the machine has no IPv6 loopback or the port is
+ * taken there; the server then serves on 127.0.0.1 alone. */
+static int listen_ipv6_loopback(unsigned port, int *err_out)
+{
+	struct sockaddr_in6 a;
+	int fd, one = 1;
+
+	memset(&a, 0, sizeof(a));
+	a.sin6_family = AF_INET6;
+	a.sin6_addr = in6addr_loopback;
+	a.sin6_port = htons((uint16_t)port);
+	if ((fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0) {
+		*err_out = errno;
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    listen(fd, 128) < 0) {
+		*err_out = errno;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* An empty host (`-http=:8080`) is localhost on both loopbacks: 127.0.0.1
+ * and, where the machine has it, ::1 at the same port. With port 0 a few
+ * ports are tried until one is free on both. */
+static int listen_loopbacks(struct pp_ctx *ctx, const char *port, int fds[2],
+                            unsigned *port_out)
+{
+	bool loopback, ipv6;
+	int err;
+
+	for (int attempt = 0;; attempt++) {
+		int why = 0;
+
+		if ((err = listen_on(ctx, "127.0.0.1", port, &fds[0], port_out,
+		                     &loopback, &ipv6)) < 0)
+			return err;
+		fds[1] = listen_ipv6_loopback(*port_out, &why);
+		if (fds[1] >= 0 || why != EADDRINUSE ||
+		    strcmp(port, "0") != 0 || attempt == 9)
+			return 0;
+		close(fds[0]); /* that port is someone else's on ::1 */
+		fds[0] = -1;
+	}
 }
 
 /* The Host header names this server: a localhost name or the host it was
@@ -374,10 +431,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 		        "server\n");
 	if (strcmp(url, "/api/configs") == 0 ||
 	    strcmp(url, "/saveconfig") == 0 ||
-	    strcmp(url, "/deleteconfig") == 0)
-		return answer_configs(s, conn, url,
-		                      strcmp(method, "GET") == 0 ||
-		                              strcmp(method, "HEAD") == 0);
+	    strcmp(url, "/deleteconfig") == 0) {
+		enum MHD_Result ret;
+
+		pthread_mutex_lock(&s->lock);
+		ret = answer_configs(s, conn, url, get);
+		pthread_mutex_unlock(&s->lock);
+		return ret;
+	}
 	if (!get)
 		return send_text(conn, 405, "method not allowed\n");
 	if (strcmp(url, "/") == 0)
@@ -434,21 +495,22 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 {
 	struct server s;
 	char port[16], *initial = NULL, url[512];
-	struct MHD_Daemon *d = NULL;
+	struct MHD_Daemon *d[2] = {NULL, NULL};
 	sigset_t stop, old;
-	bool loopback = false, ipv6 = false;
-	int fd = -1, err, sig;
+	bool loopback = true, ipv6 = false, empty = false;
+	int fd[2] = {-1, -1}, err, sig;
 	pid_t browser = -1;
 
 	memset(&s, 0, sizeof(s));
 	pthread_mutex_init(&s.lock, NULL);
 	if ((err = split_hostport(ctx, cfg->http, s.host, sizeof(s.host), port,
-	                          sizeof(port))) < 0 ||
+	                          sizeof(port), &empty)) < 0 ||
 	    (err = pp_web_views_new(ctx, cfg, session, &s.views)) < 0)
 		goto done;
 	s.settings = pp_web_settings_path();
-	if ((err = listen_on(ctx, s.host, port, &fd, &s.port, &loopback,
-	                     &ipv6)) < 0)
+	if ((err = empty ? listen_loopbacks(ctx, port, fd, &s.port)
+	                 : listen_on(ctx, s.host, port, &fd[0], &s.port,
+	                             &loopback, &ipv6)) < 0)
 		goto done;
 	if (!loopback)
 		fprintf(status,
@@ -463,20 +525,27 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
-	                             (ipv6 ? MHD_USE_IPv6 : 0),
-	                     0, NULL, NULL, handle, &s,
-	                     MHD_OPTION_LISTEN_SOCKET, fd,
-	                     MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
-	                     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
-	                     MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-	                     (size_t)(64 * 1024), MHD_OPTION_END);
-	if (!d) {
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		err = pp_error(ctx, PP_EIO, "-http: cannot start the server");
-		goto done;
+	/* One daemon per listening socket (the IPv4 and IPv6 loopbacks of
+	 * an empty host); their threads share the views under s.lock. */
+	for (int i = 0; i < 2 && fd[i] >= 0; i++) {
+		d[i] = MHD_start_daemon(
+		        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
+		                (ipv6 || i == 1 ? MHD_USE_IPv6 : 0),
+		        0, NULL, NULL, handle, &s, MHD_OPTION_LISTEN_SOCKET,
+		        fd[i], MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
+		        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+		        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+		        MHD_OPTION_END);
+		if (!d[i]) {
+			if (d[0])
+				MHD_stop_daemon(d[0]);
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			err = pp_error(ctx, PP_EIO,
+			               "-http: cannot start the server");
+			goto done;
+		}
+		fd[i] = -1; /* the daemon's now */
 	}
-	fd = -1; /* the daemon's now */
 	snprintf(url, sizeof(url),
 	         strchr(s.host, ':') ? "http://[%s]:%u" : "http://%s:%u",
 	         s.host, s.port);
@@ -497,14 +566,17 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	pthread_mutex_unlock(&s.lock);
 	while (sigwait(&stop, &sig) != 0)
 		;
-	MHD_stop_daemon(d);
+	for (int i = 0; i < 2; i++)
+		if (d[i])
+			MHD_stop_daemon(d[i]);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	err = 0;
 done:
 	if (browser > 0)
 		waitpid(browser, NULL, WNOHANG);
-	if (fd >= 0)
-		close(fd);
+	for (int i = 0; i < 2; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
 	free(initial);
 	free(s.settings);
 	pp_web_views_free(s.views);

@@ -58,7 +58,24 @@ wait $PID
 RC=$?
 expect_status 0 "SIGINT"
 
+# An empty host is localhost on both loopbacks, at one port: a client that
+# resolves localhost to ::1 first (Node 18, curl on some systems) connects
+# as well as one that takes 127.0.0.1.
 serve -http=:0 "$CPU"
+port=${URL##*:}
+if [ "$URL" = "http://localhost:$port" ]; then ok; else bad "-http=:0 printed '$URL'"; fi
+if command -v curl >/dev/null; then
+	code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/top")
+	if [ "$code" = 200 ]; then ok; else bad "-http=:0 on 127.0.0.1 answered '$code'"; fi
+	if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
+		code=$(curl -s -o /dev/null -w '%{http_code}' "http://[::1]:$port/api/top")
+		if [ "$code" = 200 ]; then ok; else bad "-http=:0 on [::1] answered '$code'"; fi
+	else
+		part_skipped "this machine has no IPv6 loopback (::1)"
+	fi
+else
+	part_skipped "curl is not installed"
+fi
 kill -TERM $PID
 wait $PID
 RC=$?
