@@ -177,9 +177,7 @@ done:
 	pp_free(g->ctx, g->loc_node_first);
 	g->loc_nodes = g->loc_node_first = NULL;
 	pp_free(g->ctx, frames);
-	pp_free(g->ctx, pp_graph__in(g)->node_slots);
-	pp_graph__in(g)->node_slots = NULL;
-	pp_graph__in(g)->nnode_slots = 0;
+	pp_hashmap_release(&pp_graph__in(g)->node_index);
 	pp_free(g->ctx, s.keys);
 	pp_free(g->ctx, s.vals);
 	return err;

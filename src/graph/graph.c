@@ -63,56 +63,27 @@ static bool info_eq(const struct pp_node_info *a, const struct pp_node_info *b)
 	       a->column == b->column;
 }
 
-static int node_table_grow(struct pp_graph *g)
-{
-	uint32_t nslots = pp_graph__in(g)->nnode_slots
-	                          ? pp_graph__in(g)->nnode_slots * 2
-	                          : 1024;
-	uint32_t *slots = pp_calloc(g->ctx, nslots, sizeof(*slots));
-
-	if (!slots)
-		return pp_error(g->ctx, PP_ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < g->nnodes; i++) {
-		uint32_t j = (uint32_t)(info_hash(&g->nodes[i].info) >> 32) &
-		             (nslots - 1);
-
-		while (slots[j])
-			j = (j + 1) & (nslots - 1);
-		slots[j] = i + 1;
-	}
-	pp_free(g->ctx, pp_graph__in(g)->node_slots);
-	pp_graph__in(g)->node_slots = slots;
-	pp_graph__in(g)->nnode_slots = nslots;
-	return 0;
-}
-
 static int find_or_add_node(struct pp_graph *g, const struct pp_node_info *info,
                             uint32_t *out)
 {
-	uint32_t j;
+	struct pp_hashmap *ix = &pp_graph__in(g)->node_index;
+	uint32_t h = (uint32_t)(info_hash(info) >> 32), pos, n;
 	int err;
 
-	if ((uint64_t)(g->nnodes + 1) * 2 > pp_graph__in(g)->nnode_slots &&
-	    (err = node_table_grow(g)) < 0)
-		return err;
-	j = (uint32_t)(info_hash(info) >> 32) &
-	    (pp_graph__in(g)->nnode_slots - 1);
-	while (pp_graph__in(g)->node_slots[j]) {
-		uint32_t n = pp_graph__in(g)->node_slots[j] - 1;
-
+	for (n = pp_hashmap_first(ix, h, &pos); n != PP_NONE;
+	     n = pp_hashmap_next(ix, h, &pos)) {
 		if (info_eq(&g->nodes[n].info, info)) {
 			*out = n;
 			return 0;
 		}
-		j = (j + 1) & (pp_graph__in(g)->nnode_slots - 1);
 	}
 	if ((err = pp_grow(g->ctx, (void **)&g->nodes,
 	                   &pp_graph__in(g)->cap_nodes, (size_t)g->nnodes + 1,
-	                   sizeof(*g->nodes))) < 0)
+	                   sizeof(*g->nodes))) < 0 ||
+	    (err = pp_hashmap_add(ix, h, &pos, g->nnodes)) < 0)
 		return err;
 	memset(&g->nodes[g->nnodes], 0, sizeof(g->nodes[g->nnodes]));
 	g->nodes[g->nnodes].info = *info;
-	pp_graph__in(g)->node_slots[j] = g->nnodes + 1;
 	*out = g->nnodes++;
 	return 0;
 }
@@ -208,58 +179,20 @@ static int build_nodes(struct pp_graph *g)
 
 /* ---- edges --------------------------------------------------------------- */
 
-static int edge_table_grow(struct pp_graph *g)
-{
-	uint32_t nslots = pp_graph__in(g)->nedge_slots
-	                          ? pp_graph__in(g)->nedge_slots * 2
-	                          : 1024;
-	uint64_t *keys = pp_malloc(g->ctx, (size_t)nslots * sizeof(*keys));
-	uint32_t *vals = pp_malloc(g->ctx, (size_t)nslots * sizeof(*vals));
-
-	if (!keys || !vals) {
-		pp_free(g->ctx, keys);
-		pp_free(g->ctx, vals);
-		return pp_error(g->ctx, PP_ENOMEM, "out of memory");
-	}
-	memset(keys, 0xff, (size_t)nslots * sizeof(*keys));
-	for (uint32_t e = 0; e < g->nedges; e++) {
-		uint64_t key =
-		        (uint64_t)g->edges[e].src << 32 | g->edges[e].dst;
-		uint32_t j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) &
-		             (nslots - 1);
-
-		while (keys[j] != UINT64_MAX)
-			j = (j + 1) & (nslots - 1);
-		keys[j] = key;
-		vals[j] = e;
-	}
-	pp_free(g->ctx, pp_graph__in(g)->edge_keys);
-	pp_free(g->ctx, pp_graph__in(g)->edge_vals);
-	pp_graph__in(g)->edge_keys = keys;
-	pp_graph__in(g)->edge_vals = vals;
-	pp_graph__in(g)->nedge_slots = nslots;
-	return 0;
-}
-
 static int find_or_add_edge(struct pp_graph *g, uint32_t src, uint32_t dst,
                             uint32_t *out, bool *created)
 {
-	uint64_t key = (uint64_t)src << 32 | dst;
-	uint32_t j;
+	struct pp_hashmap *ix = &pp_graph__in(g)->edge_index;
+	uint32_t h = pp_hash_pair(src, dst), pos, e;
 	int err;
 
 	*created = false;
-	if ((uint64_t)(g->nedges + 1) * 2 > pp_graph__in(g)->nedge_slots &&
-	    (err = edge_table_grow(g)) < 0)
-		return err;
-	j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) &
-	    (pp_graph__in(g)->nedge_slots - 1);
-	while (pp_graph__in(g)->edge_keys[j] != UINT64_MAX) {
-		if (pp_graph__in(g)->edge_keys[j] == key) {
-			*out = pp_graph__in(g)->edge_vals[j];
+	for (e = pp_hashmap_first(ix, h, &pos); e != PP_NONE;
+	     e = pp_hashmap_next(ix, h, &pos)) {
+		if (g->edges[e].src == src && g->edges[e].dst == dst) {
+			*out = e;
 			return 0;
 		}
-		j = (j + 1) & (pp_graph__in(g)->nedge_slots - 1);
 	}
 	if ((err = pp_grow(g->ctx, (void **)&g->edges,
 	                   &pp_graph__in(g)->cap_edges, (size_t)g->nedges + 1,
@@ -267,15 +200,14 @@ static int find_or_add_edge(struct pp_graph *g, uint32_t src, uint32_t dst,
 	    (err = pp_grow(g->ctx, (void **)&pp_graph__in(g)->stamp_edge,
 	                   &pp_graph__in(g)->cap_stamp_edge,
 	                   (size_t)g->nedges + 1,
-	                   sizeof(*pp_graph__in(g)->stamp_edge))) < 0)
+	                   sizeof(*pp_graph__in(g)->stamp_edge))) < 0 ||
+	    (err = pp_hashmap_add(ix, h, &pos, g->nedges)) < 0)
 		return err;
 	memset(&g->edges[g->nedges], 0, sizeof(g->edges[g->nedges]));
 	g->edges[g->nedges].src = src;
 	g->edges[g->nedges].dst = dst;
 	g->edges[g->nedges].is_inline = true;
 	pp_graph__in(g)->stamp_edge[g->nedges] = 0;
-	pp_graph__in(g)->edge_keys[j] = key;
-	pp_graph__in(g)->edge_vals[j] = g->nedges;
 	*out = g->nedges++;
 	*created = true;
 	return 0;
@@ -499,10 +431,7 @@ int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
 		node->in_inline = node->in_call = false;
 	}
 	g->nedges = 0;
-	if (pp_graph__in(g)->nedge_slots)
-		memset(pp_graph__in(g)->edge_keys, 0xff,
-		       (size_t)pp_graph__in(g)->nedge_slots *
-		               sizeof(*pp_graph__in(g)->edge_keys));
+	pp_hashmap_clear(&pp_graph__in(g)->edge_index);
 	memset(pp_graph__in(g)->stamp_node, 0,
 	       (size_t)g->nnodes * sizeof(uint32_t));
 	pp_graph__in(g)->stamp = 0;
@@ -604,6 +533,8 @@ int pp_graph_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
 	g = &full->pub;
 	g->ctx = ctx;
+	pp_hashmap_init(&full->node_index, ctx);
+	pp_hashmap_init(&full->edge_index, ctx);
 	g->prof = prof;
 	g->opts = *opts;
 	if ((err = build_nodes(g)) < 0 ||
@@ -634,9 +565,8 @@ void pp_graph_free(struct pp_graph *g)
 	pp_free(g->ctx, g->loc_nodes);
 	pp_free(g->ctx, g->loc_node_first);
 	pp_free(g->ctx, g->edges);
-	pp_free(g->ctx, pp_graph__in(g)->node_slots);
-	pp_free(g->ctx, pp_graph__in(g)->edge_keys);
-	pp_free(g->ctx, pp_graph__in(g)->edge_vals);
+	pp_hashmap_release(&pp_graph__in(g)->node_index);
+	pp_hashmap_release(&pp_graph__in(g)->edge_index);
 	pp_free(g->ctx, pp_graph__in(g)->stamp_node);
 	pp_free(g->ctx, pp_graph__in(g)->stamp_edge);
 	pp_free(g->ctx, g->tree_parent);

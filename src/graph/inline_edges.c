@@ -37,66 +37,34 @@ struct edge_pass {
 	struct local_edge *edges;
 	size_t nedges, cap_edges;
 	uint32_t *inner; /* per loc_nodes entry: its edge when inlined */
-	uint32_t *slots; /* index + 1; 0 = empty */
-	size_t nslots;
-	int64_t *flat; /* per node flat, flat_div; NULL: not wanted */
+	struct pp_hashmap index; /* (src, dst) -> index in edges */
+	int64_t *flat;           /* per node flat, flat_div; NULL: not wanted */
 	int err;
 };
-
-static uint32_t slot_of(uint32_t src, uint32_t dst, size_t nslots)
-{
-	uint64_t key = (uint64_t)src << 32 | dst;
-
-	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) &
-	       (uint32_t)(nslots - 1);
-}
-
-static int rehash(struct edge_pass *ep)
-{
-	size_t nslots = ep->nslots ? ep->nslots * 2 : 256;
-	uint32_t *slots = pp_calloc(ep->g->ctx, nslots, sizeof(*slots));
-
-	if (!slots)
-		return PP_ENOMEM;
-	for (size_t e = 0; e < ep->nedges; e++) {
-		uint32_t j =
-		        slot_of(ep->edges[e].src, ep->edges[e].dst, nslots);
-
-		while (slots[j])
-			j = (j + 1) & (uint32_t)(nslots - 1);
-		slots[j] = (uint32_t)e + 1;
-	}
-	pp_free(ep->g->ctx, ep->slots);
-	ep->slots = slots;
-	ep->nslots = nslots;
-	return 0;
-}
 
 /* The index of edge src->dst in the pass's table, added if new; -1 when
  * out of memory. */
 static long find_edge(struct edge_pass *ep, uint32_t src, uint32_t dst)
 {
+	uint32_t h = pp_hash_pair(src, dst), pos, i;
 	struct local_edge *e;
-	uint32_t j;
 
-	if ((ep->nedges + 1) * 2 > ep->nslots && rehash(ep) < 0)
-		return -1;
-	for (j = slot_of(src, dst, ep->nslots); ep->slots[j];
-	     j = (j + 1) & (uint32_t)(ep->nslots - 1)) {
-		e = &ep->edges[ep->slots[j] - 1];
+	for (i = pp_hashmap_first(&ep->index, h, &pos); i != PP_NONE;
+	     i = pp_hashmap_next(&ep->index, h, &pos)) {
+		e = &ep->edges[i];
 		if (e->src == src && e->dst == dst)
-			return (long)ep->slots[j] - 1;
+			return (long)i;
 	}
 	if (pp_grow(ep->g->ctx, (void **)&ep->edges, &ep->cap_edges,
-	            ep->nedges + 1, sizeof(*ep->edges)) < 0)
+	            ep->nedges + 1, sizeof(*ep->edges)) < 0 ||
+	    pp_hashmap_add(&ep->index, h, &pos, (uint32_t)ep->nedges) < 0)
 		return -1;
 	e = &ep->edges[ep->nedges];
 	memset(e, 0, sizeof(*e));
 	e->src = src;
 	e->dst = dst;
 	e->is_inline = true;
-	ep->slots[j] = (uint32_t)++ep->nedges;
-	return (long)ep->nedges - 1;
+	return (long)ep->nedges++;
 }
 
 /* Count sample stamp's contribution to edge e: once per sample. */
@@ -219,6 +187,8 @@ static int edge_pass(struct pp_graph *g, const bool *kept, bool all)
 	int err = 0;
 
 	memset(ep, 0, sizeof(ep));
+	pp_hashmap_init(&ep[0].index, g->ctx);
+	pp_hashmap_init(&ep[1].index, g->ctx);
 	loc_kept = pp_malloc(g->ctx, p->nlocations ? p->nlocations : 1);
 	role = pp_malloc(g->ctx, g->nnodes ? g->nnodes : 1);
 	one = pp_malloc(g->ctx, ((size_t)p->nlocations + 1) * sizeof(*one));
@@ -280,10 +250,7 @@ static int edge_pass(struct pp_graph *g, const bool *kept, bool all)
 	else if (nparts == 2)
 		edge_pass_run(&ep[1]);
 	g->nedges = 0;
-	if (pp_graph__in(g)->nedge_slots)
-		memset(pp_graph__in(g)->edge_keys, 0xff,
-		       (size_t)pp_graph__in(g)->nedge_slots *
-		               sizeof(*pp_graph__in(g)->edge_keys));
+	pp_hashmap_clear(&pp_graph__in(g)->edge_index);
 	for (int i = 0; i < nparts; i++) {
 		if (ep[i].err < 0)
 			err = pp_error(g->ctx, PP_ENOMEM, "out of memory");
@@ -315,7 +282,7 @@ done:
 	for (int i = 0; i < 2; i++) {
 		pp_free(g->ctx, ep[i].flat);
 		pp_free(g->ctx, ep[i].edges);
-		pp_free(g->ctx, ep[i].slots);
+		pp_hashmap_release(&ep[i].index);
 		pp_free(g->ctx, ep[i].inner);
 	}
 	pp_free(g->ctx, loc_kept);

@@ -3,16 +3,14 @@
 #define PP_GRAPH_INTERNAL_H
 
 #include "pprof/graph.h"
+#include "util/hashmap.h"
 
 /* A graph as pp_graph_new allocates it: the public struct first, then what
  * only the graph module touches (hash tables, scratch, capacities). */
 struct pp_graph__full {
 	struct pp_graph pub;
-	uint32_t *node_slots;
-	uint32_t nnode_slots;
-	uint64_t *edge_keys;
-	uint32_t *edge_vals;
-	uint32_t nedge_slots;
+	struct pp_hashmap node_index; /* node info -> index in nodes */
+	struct pp_hashmap edge_index; /* (src, dst) -> index in edges */
 	size_t cap_nodes, cap_edges, cap_stamp_edge;
 	uint32_t *stamp_node;
 	uint32_t *stamp_edge;

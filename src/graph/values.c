@@ -40,8 +40,5 @@ void pp_graph_restore_values(struct pp_graph *g, const int64_t *v)
 		node->in_inline = node->in_call = false;
 	}
 	g->nedges = 0;
-	if (pp_graph__in(g)->nedge_slots)
-		memset(pp_graph__in(g)->edge_keys, 0xff,
-		       (size_t)pp_graph__in(g)->nedge_slots *
-		               sizeof(*pp_graph__in(g)->edge_keys));
+	pp_hashmap_clear(&pp_graph__in(g)->edge_index);
 }

@@ -3,7 +3,6 @@
  * list of values, string and numeric labels apart. pprof prints each key
  * once with all its values, keys sorted by the printed line.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "pprof/format.h"
 #include "report/internal.h"
 #include "util/bytes.h"
+#include "util/strbuf.h"
 #include "util/utf8.h"
 
 static int cmp_line(const void *a, const void *b)
@@ -36,50 +36,12 @@ static bool first_of_key(const struct pp_label *ls, uint32_t i, bool numeric)
 	return true;
 }
 
-/* printf onto the end of a growing string. */
-static int appendf(struct pp_ctx *ctx, char **buf, size_t *len, size_t *cap,
-                   const char *fmt, ...)
-{
-	va_list ap;
-	int n, err;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return pp_error(ctx, PP_EIO, "format error");
-	if ((err = pp_grow(ctx, (void **)buf, cap, *len + (size_t)n + 1, 1)) <
-	    0)
-		return err;
-	va_start(ap, fmt);
-	vsnprintf(*buf + *len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	*len += (size_t)n;
-	return 0;
-}
-
-/* The n bytes at s onto the end of a growing string: a label's key or
- * value whole, NUL bytes and all. */
-static int append_bytes(struct pp_ctx *ctx, char **buf, size_t *len,
-                        size_t *cap, const char *s, size_t n)
-{
-	int err;
-
-	if ((err = pp_grow(ctx, (void **)buf, cap, *len + n + 1, 1)) < 0)
-		return err;
-	memcpy(*buf + *len, s, n);
-	*len += n;
-	(*buf)[*len] = '\0';
-	return 0;
-}
-
-static int append_str(const struct pp_profile *p, char **buf, size_t *len,
-                      size_t *cap, pp_str s)
+static void add_str(const struct pp_profile *p, struct pp_strbuf *b, pp_str s)
 {
 	size_t n;
 	const char *t = pp_profile_strn(p, s, &n);
 
-	return append_bytes(p->ctx, buf, len, cap, t, n);
+	pp_strbuf_add(b, t, n);
 }
 
 int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
@@ -89,11 +51,13 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 	const struct pp_profile *p = r->prof;
 	const struct pp_sample *s = &p->samples[sample];
 	const struct pp_label *ls = p->labels + s->label_first;
-	char *buf = NULL, tmp[128];
-	size_t len, cap = 0;
+	struct pp_strbuf b;
+	char *line, tmp[128];
+	size_t len;
 	int err = 0;
 
 	pp_report__lines_clear(r, out);
+	pp_strbuf_init(&b, r->ctx);
 	for (uint32_t i = 0; i < s->label_count; i++) {
 		size_t key_len;
 		const char *key = pp_profile_strn(p, ls[i].key, &key_len);
@@ -110,34 +74,23 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 			if (ls[j].num_unit)
 				last_unit = nvals;
 		}
-		len = 0;
-		err = 0;
 		/* Go's "%10s" pads to ten runes (an invalid byte is one). */
 		if (style == PP_LABELS_TRACES)
 			for (size_t w = pp_utf8_runes(
 			             (const unsigned char *)key, key_len);
-			     w < 10 && err >= 0; w++)
-				err = append_bytes(r->ctx, &buf, &len, &cap,
-				                   " ", 1);
-		if (err >= 0)
-			err = append_bytes(r->ctx, &buf, &len, &cap, key,
-			                   key_len);
-		if (err >= 0)
-			err = append_bytes(r->ctx, &buf, &len, &cap,
-			                   style == PP_LABELS_TRACES ? ":  "
-			                                             : ":[",
-			                   3 - (style != PP_LABELS_TRACES));
-		for (uint32_t j = i, k = 0; j < s->label_count && err >= 0;
-		     j++) {
+			     w < 10; w++)
+				pp_strbuf_addch(&b, ' ');
+		pp_strbuf_add(&b, key, key_len);
+		pp_strbuf_addstr(&b, style == PP_LABELS_TRACES ? ":  " : ":[");
+		for (uint32_t j = i, k = 0; j < s->label_count; j++) {
 			const struct pp_label *l = &ls[j];
 
 			if (l->key != ls[i].key || !is_kind(l, numeric))
 				continue;
-			if (k++ > 0 &&
-			    (err = appendf(r->ctx, &buf, &len, &cap, " ")) < 0)
-				break;
+			if (k++ > 0)
+				pp_strbuf_addch(&b, ' ');
 			if (!numeric) {
-				err = append_str(p, &buf, &len, &cap, l->str);
+				add_str(p, &b, l->str);
 				continue;
 			}
 			if (style == PP_LABELS_TRACES)
@@ -151,21 +104,21 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 			else
 				snprintf(tmp, sizeof(tmp), "%lld",
 				         (long long)l->num);
-			err = appendf(r->ctx, &buf, &len, &cap, "%s", tmp);
+			pp_strbuf_addstr(&b, tmp);
 		}
-		if (err >= 0 && style == PP_LABELS_RAW)
-			err = appendf(r->ctx, &buf, &len, &cap, "]");
-		if (err >= 0)
-			err = pp_grow(r->ctx, (void **)&out->v, &out->cap,
-			              out->n + 1, sizeof(*out->v));
-		if (err < 0)
+		if (style == PP_LABELS_RAW)
+			pp_strbuf_addch(&b, ']');
+		if ((err = pp_strbuf_detach(&b, &line, &len)) < 0)
 			break;
-		out->v[out->n].s = buf;
+		if ((err = pp_grow(r->ctx, (void **)&out->v, &out->cap,
+		                   out->n + 1, sizeof(*out->v))) < 0) {
+			pp_free(r->ctx, line);
+			break;
+		}
+		out->v[out->n].s = line;
 		out->v[out->n++].n = len;
-		buf = NULL;
-		cap = 0;
 	}
-	pp_free(r->ctx, buf);
+	pp_strbuf_release(&b);
 	if (err < 0)
 		return err;
 	if (out->n > 1)

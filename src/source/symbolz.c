@@ -14,6 +14,7 @@
 #include "pprof/fetch.h"
 #include "source/internal.h"
 #include "util/path.h"
+#include "util/strbuf.h"
 
 #define BODY_MAX (64u << 20) /* a symbol answer larger than this is junk */
 
@@ -80,9 +81,7 @@ done:
 }
 
 struct body {
-	struct pp_ctx *ctx;
-	char *data;
-	size_t len, cap;
+	struct pp_strbuf text;
 	bool too_big;
 };
 
@@ -91,17 +90,11 @@ static size_t write_cb(char *ptr, size_t size, size_t n, void *data)
 	struct body *b = data;
 	size_t add = size * n;
 
-	if (b->len + add > BODY_MAX) {
+	if (b->text.len + add > BODY_MAX) {
 		b->too_big = true;
 		return 0;
 	}
-	if (pp_grow(b->ctx, (void **)&b->data, &b->cap, b->len + add + 1, 1) <
-	    0)
-		return 0;
-	memcpy(b->data + b->len, ptr, add);
-	b->len += add;
-	b->data[b->len] = '\0';
-	return add;
+	return pp_strbuf_add(&b->text, ptr, add) < 0 ? 0 : add;
 }
 
 /* POST post to url; the 200's body in *b. */
@@ -328,18 +321,19 @@ static int symbolize_mapping(struct pp_ctx *ctx, struct pp_profile *p,
                              uint32_t m, const char *url, int64_t offset,
                              const struct pp_fetch_tls *tls)
 {
-	struct body b = {ctx, NULL, 0, 0, false};
-	char *query = NULL;
+	struct body b = {.too_big = false};
+	struct pp_strbuf query;
 	struct answer *ans = NULL;
 	struct names names = {0};
-	size_t qlen = 0, qcap = 0, nans = 0, cap_ans = 0;
+	size_t nans = 0, cap_ans = 0;
 	int err = 0;
+
+	pp_strbuf_init(&query, ctx);
+	pp_strbuf_init(&b.text, ctx);
 
 	for (uint32_t l = 0; l < p->nlocations; l++) {
 		const struct pp_location *loc = &p->locations[l];
 		uint64_t a;
-		char word[32];
-		int w;
 
 		if (loc->mapping != m || loc->address == 0 || loc->line_count)
 			continue;
@@ -353,21 +347,18 @@ static int symbolize_mapping(struct pp_ctx *ctx, struct pp_profile *p,
 			                 (long long)offset));
 			goto done;
 		}
-		w = snprintf(word, sizeof(word), "%s%#llx", qlen ? "+" : "",
-		             (unsigned long long)a);
-		if ((err = pp_grow(ctx, (void **)&query, &qcap,
-		                   qlen + (size_t)w + 1, 1)) < 0)
+		if ((err = pp_strbuf_addf(&query, "%s%#llx",
+		                          query.len ? "+" : "",
+		                          (unsigned long long)a)) < 0)
 			goto done;
-		memcpy(query + qlen, word, (size_t)w + 1);
-		qlen += (size_t)w;
 	}
-	if (!qlen)
-		return 0; /* nothing to ask */
-	if ((err = post(ctx, url, query, tls, &b)) < 0)
+	if (!query.len)
+		return 0; /* nothing to ask (nothing allocated) */
+	if ((err = post(ctx, url, query.s, tls, &b)) < 0)
 		goto done;
 	/* Only whole lines count: pprof stops at the first without '\n'. */
-	for (size_t at = 0; b.data && at < b.len;) {
-		const char *line = b.data + at, *nl;
+	for (size_t at = 0; b.text.s && at < b.text.len;) {
+		const char *line = b.text.s + at, *nl;
 		const char *hex, *name;
 		size_t hexlen, namelen, n;
 		char digits[40];
@@ -375,7 +366,7 @@ static int symbolize_mapping(struct pp_ctx *ctx, struct pp_profile *p,
 		char *end;
 		uint32_t fn = PP_NONE;
 
-		nl = memchr(line, '\n', b.len - at);
+		nl = memchr(line, '\n', b.text.len - at);
 		if (!nl)
 			break;
 		n = (size_t)(nl - line) + 1;
@@ -454,8 +445,8 @@ bad_answer:
 nomem:
 	err = pp_error(ctx, PP_ENOMEM, "out of memory");
 done:
-	pp_free(ctx, query);
-	pp_free(ctx, b.data);
+	pp_strbuf_release(&query);
+	pp_strbuf_release(&b.text);
 	pp_free(ctx, ans);
 	pp_free(ctx, names.keys);
 	pp_free(ctx, names.vals);

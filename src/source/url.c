@@ -9,45 +9,16 @@
 #include <strings.h>
 
 #include "pprof/fetch.h"
+#include "util/strbuf.h"
 
-/* ---- growable strings -------------------------------------------------- */
+/* ---- escapes ----------------------------------------------------------- */
 
-struct sbuf {
-	struct pp_ctx *ctx;
-	char *s;
-	size_t len, cap;
-	int err;
-};
-
-static void sb_add(struct sbuf *b, const char *data, size_t len)
-{
-	if (b->err)
-		return;
-	if (b->cap - b->len < len + 1 &&
-	    (b->err = pp_grow(b->ctx, (void **)&b->s, &b->cap, b->len + len + 1,
-	                      1)) < 0)
-		return;
-	memcpy(b->s + b->len, data, len);
-	b->len += len;
-	b->s[b->len] = '\0';
-}
-
-static void sb_str(struct sbuf *b, const char *s)
-{
-	sb_add(b, s, strlen(s));
-}
-
-static void sb_char(struct sbuf *b, char c)
-{
-	sb_add(b, &c, 1);
-}
-
-static void sb_hex(struct sbuf *b, unsigned char c)
+static void sb_hex(struct pp_strbuf *b, unsigned char c)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	char e[3] = {'%', hex[c >> 4], hex[c & 15]};
 
-	sb_add(b, e, 3);
+	pp_strbuf_add(b, e, 3);
 }
 
 /* ---- Go's net/url, the parts adjustURL depends on ---------------------- */
@@ -171,10 +142,10 @@ static bool valid_encoded(struct span s, enum esc_mode mode)
 
 /* Append s (escapes already valid) as Go prints a path or fragment: as
  * given when that is a valid encoding, else unescaped and escaped again. */
-static void sb_escaped(struct sbuf *b, struct span s, enum esc_mode mode)
+static void sb_escaped(struct pp_strbuf *b, struct span s, enum esc_mode mode)
 {
 	if (valid_encoded(s, mode)) {
-		sb_add(b, s.p, s.n);
+		pp_strbuf_add(b, s.p, s.n);
 		return;
 	}
 	for (size_t i = 0; i < s.n; i++) {
@@ -189,7 +160,7 @@ static void sb_escaped(struct sbuf *b, struct span s, enum esc_mode mode)
 		if (should_escape(c, mode))
 			sb_hex(b, c);
 		else
-			sb_char(b, (char)c);
+			pp_strbuf_addch(b, (char)c);
 	}
 }
 
@@ -414,17 +385,17 @@ static int qpair_cmp(const void *x, const void *y)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-static void sb_query_escaped(struct sbuf *b, const char *s, size_t n)
+static void sb_query_escaped(struct pp_strbuf *b, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		if (c == ' ')
-			sb_char(b, '+');
+			pp_strbuf_addch(b, '+');
 		else if (should_escape(c, ESC_QUERY))
 			sb_hex(b, c);
 		else
-			sb_char(b, (char)c);
+			pp_strbuf_addch(b, (char)c);
 	}
 }
 
@@ -467,7 +438,7 @@ static bool parse_int32(const char *s, size_t n, long *out)
  * otherwise (0 when none or not a number).
  */
 static int adjust_query(struct pp_ctx *ctx, const struct url *u, int seconds,
-                        struct sbuf *out, long *url_seconds)
+                        struct pp_strbuf *out, long *url_seconds)
 {
 	struct qpair *pairs = NULL;
 	size_t npairs = 0, cap = 0;
@@ -565,9 +536,9 @@ static int adjust_query(struct pp_ctx *ctx, const struct url *u, int seconds,
 		qsort(pairs, npairs, sizeof(*pairs), qpair_cmp);
 	for (size_t i = 0; i < npairs; i++) {
 		if (i > 0)
-			sb_char(out, '&');
+			pp_strbuf_addch(out, '&');
 		sb_query_escaped(out, pairs[i].key, pairs[i].klen);
-		sb_char(out, '=');
+		pp_strbuf_addch(out, '=');
 		sb_query_escaped(out, pairs[i].val, pairs[i].vlen);
 	}
 done:
@@ -608,14 +579,16 @@ int pp_fetch_adjust_url(struct pp_ctx *ctx, const char *source, int seconds,
                         int timeout, struct pp_fetch_url *out)
 {
 	static const char cpu_handler[] = "/debug/pprof/profile";
-	struct sbuf url = {ctx, NULL, 0, 0, 0}, shown = {ctx, NULL, 0, 0, 0};
-	struct sbuf query = {ctx, NULL, 0, 0, 0};
+	struct pp_strbuf url, shown, query;
 	struct url u;
 	char *buf = NULL;
 	long url_seconds = 0, duration;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	pp_strbuf_init(&url, ctx);
+	pp_strbuf_init(&shown, ctx);
+	pp_strbuf_init(&query, ctx);
 	if ((rc = parse_source(ctx, source, &u, &buf)) <= 0)
 		goto done;
 	if ((rc = adjust_query(ctx, &u, seconds, &query, &url_seconds)) < 0)
@@ -627,58 +600,58 @@ int pp_fetch_adjust_url(struct pp_ctx *ctx, const char *source, int seconds,
 
 		if (c >= 'A' && c <= 'Z')
 			c = (char)(c + 'a' - 'A');
-		sb_char(&shown, c);
+		pp_strbuf_addch(&shown, c);
 	}
-	sb_str(&url, out->insecure ? "https" : shown.s ? shown.s : "");
-	sb_str(&shown, u.scheme.n ? "://" : "//");
-	sb_str(&url, u.scheme.n ? "://" : "//");
+	pp_strbuf_addstr(&url, out->insecure ? "https"
+	                       : shown.s     ? shown.s
+	                                     : "");
+	pp_strbuf_addstr(&shown, u.scheme.n ? "://" : "//");
+	pp_strbuf_addstr(&url, u.scheme.n ? "://" : "//");
 	if (u.has_user) {
-		sb_add(&url, u.user.p, u.user.n);
-		sb_char(&url, '@');
+		pp_strbuf_add(&url, u.user.p, u.user.n);
+		pp_strbuf_addch(&url, '@');
 	}
 	/* Go dials ":6060" on the local host; curl needs a name. */
 	if (u.host.p[0] == ':')
-		sb_str(&url, "localhost");
-	sb_add(&url, u.host.p, u.host.n);
+		pp_strbuf_addstr(&url, "localhost");
+	pp_strbuf_add(&url, u.host.p, u.host.n);
 	for (size_t i = 0; i < u.host.n; i++) {
 		unsigned char c = (unsigned char)u.host.p[i];
 
 		if (c >= 0x80)
 			sb_hex(&shown, c);
 		else
-			sb_char(&shown, (char)c);
+			pp_strbuf_addch(&shown, (char)c);
 	}
 	if (u.path.n == 0 || span_eq(u.path, "/")) {
-		sb_str(&url, cpu_handler);
-		sb_str(&shown, cpu_handler);
+		pp_strbuf_addstr(&url, cpu_handler);
+		pp_strbuf_addstr(&shown, cpu_handler);
 	} else {
 		sb_escaped(&url, u.path, ESC_PATH);
 		sb_escaped(&shown, u.path, ESC_PATH);
 	}
 	if (query.len > 0 || u.force_query) {
-		sb_char(&url, '?');
-		sb_char(&shown, '?');
+		pp_strbuf_addch(&url, '?');
+		pp_strbuf_addch(&shown, '?');
 		if (query.len > 0) {
-			sb_str(&url, query.s);
-			sb_str(&shown, query.s);
+			pp_strbuf_addstr(&url, query.s);
+			pp_strbuf_addstr(&shown, query.s);
 		}
 	}
 	if (u.has_frag && u.frag.n > 0) {
-		sb_char(&shown, '#');
+		pp_strbuf_addch(&shown, '#');
 		sb_escaped(&shown, u.frag, ESC_FRAGMENT);
 	}
-	if (url.err || shown.err || query.err) {
-		rc = pp_error(ctx, PP_ENOMEM, "out of memory");
+	if ((rc = url.err) < 0 || (rc = shown.err) < 0 || (rc = query.err) < 0)
 		goto done;
-	}
 	/* Credentials are never shown, even where pprof's reading of a
 	 * malformed URL leaves them in the path (http://http://u:p@h/). */
 	if (!(out->shown = pp_fetch_redact(ctx, shown.s))) {
 		rc = pp_error(ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	out->url = url.s;
-	url.s = NULL;
+	if ((rc = pp_strbuf_detach(&url, &out->url, NULL)) < 0)
+		goto done;
 	out->seconds = seconds > 0 ? seconds : 0;
 	if (timeout > 0)
 		out->timeout_ms = timeout * 1000L;
@@ -688,9 +661,9 @@ int pp_fetch_adjust_url(struct pp_ctx *ctx, const char *source, int seconds,
 		out->timeout_ms = 60000;
 	rc = 1;
 done:
-	pp_free(ctx, url.s);
-	pp_free(ctx, shown.s);
-	pp_free(ctx, query.s);
+	pp_strbuf_release(&url);
+	pp_strbuf_release(&shown);
+	pp_strbuf_release(&query);
 	pp_free(ctx, buf);
 	return rc;
 }
