@@ -68,6 +68,17 @@ struct pp_symbolize_opts {
 };
 
 /*
+ * pprof's renaming of mappings at load time, in every symbolization mode:
+ * each mapping with a file name and no build-id whose binary is found in
+ * binary_path (PPROF_BINARY_PATH's ':'-separated directories, each tried
+ * for BASE, FILE, FILE.debug, FILEDIR/.debug/BASE.debug and
+ * usr/lib/debug/FILEDIR/BASE.debug, the first ELF file winning) is named
+ * after the file found. NULL or "": nothing is searched. PP_ENOMEM on
+ * failure.
+ */
+int pp_symbolize_locate(struct pp_profile *p, const char *binary_path);
+
+/*
  * Parse pprof's -symbolize value into o (leaving the path fields alone):
  * ':'-separated words none|no, local, fastlocal, remote, force,
  * demangle=none|full|templates|default (the first three set force too, as

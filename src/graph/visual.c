@@ -603,6 +603,26 @@ static void trim_tree(struct pp_view *v, const bool *kept, bool *drop)
 }
 
 /*
+ * How many of the first nodes in order fit in a picture of nodecount
+ * nodes (all of them if they do), as pprof counts: nodelets take room in
+ * the picture, so each node counts one plus its tags, at most
+ * MAX_NODELETS of them.
+ */
+static uint32_t nodes_that_fit(const struct pp_view *v, uint32_t nodecount)
+{
+	uint32_t count = 0;
+
+	for (uint32_t i = 0; i < v->norder; i++) {
+		uint32_t tags = count_tags(v, v->order[i]);
+
+		count += (tags > MAX_NODELETS ? MAX_NODELETS : tags) + 1;
+		if (count >= nodecount)
+			return i + 1;
+	}
+	return v->norder;
+}
+
+/*
  * newTrimmedGraph's steps for a call tree: cut the nodes under the node
  * cutoff, sort by entropy, keep the first nodecount (nodelets counted)
  * after dropping the tags and edges under the cutoffs, then drop those
@@ -647,20 +667,11 @@ static int call_tree_view(struct pp_view *v, int nodecount, double nodefraction,
 	if ((err = entropy_sort(v)) < 0)
 		goto done;
 	if (nodecount > 0) {
-		uint32_t count = 0, keep = v->norder;
+		uint32_t keep;
 
 		trim_tags(v, node_cutoff);
 		trim_edges(v, edge_cutoff);
-		for (uint32_t i = 0; i < v->norder; i++) {
-			uint32_t tags = count_tags(v, v->order[i]);
-
-			count +=
-			        (tags > MAX_NODELETS ? MAX_NODELETS : tags) + 1;
-			if (count >= (uint32_t)nodecount) {
-				keep = i + 1;
-				break;
-			}
-		}
+		keep = nodes_that_fit(v, (uint32_t)nodecount);
 		if (keep < v->norder) {
 			for (uint32_t i = 0; i < keep; i++)
 				kept[v->order[i]] = true;
@@ -725,26 +736,16 @@ static int make_visual(struct pp_view *v, const struct pp_trim_opts *o)
 	if ((err = entropy_sort(v)) < 0)
 		return err;
 	if (nodecount > 0) {
-		uint32_t count = 0, keep = (uint32_t)nodecount;
+		uint32_t keep;
 
-		/* The count below reads the tags of at most nodecount nodes,
+		/* nodes_that_fit reads the tags of at most nodecount nodes,
 		 * the first in entropy order. */
 		if ((err = want_first(v, (uint32_t)nodecount, &wanted)) < 0 ||
 		    (err = accumulate_tags(v, cut, wanted)) < 0)
 			goto done;
 		trim_tags(v, node_cutoff);
 		trim_edges(v, edge_cutoff);
-		/* Nodelets take room in the picture: count them as nodes. */
-		for (uint32_t i = 0; i < v->norder; i++) {
-			uint32_t tags = count_tags(v, v->order[i]);
-
-			count +=
-			        (tags > MAX_NODELETS ? MAX_NODELETS : tags) + 1;
-			if (count >= (uint32_t)nodecount) {
-				keep = i + 1;
-				break;
-			}
-		}
+		keep = nodes_that_fit(v, (uint32_t)nodecount);
 		if (keep < v->norder) {
 			memset(v->kept, 0, g->nnodes * sizeof(*v->kept));
 			for (uint32_t i = 0; i < keep; i++)

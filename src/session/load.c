@@ -276,6 +276,7 @@ int pp_session__load(struct pp_ctx *ctx, const struct pp_load_opts *o,
 	for (size_t i = 0; i < n; i++)
 		if ((profs[i]->nsample_types == 0 &&
 		     (err = no_samples(ctx, sources[i])) < 0) ||
+		    (err = pp_symbolize_locate(profs[i], o->binary_path)) < 0 ||
 		    (err = pp_profile_locate(profs[i], executable)) < 0 ||
 		    (err = set_build_id(profs[i], o->buildid)) < 0 ||
 		    (remote && !data && pp_fetch_is_url(sources[i]) &&

@@ -35,13 +35,9 @@ run top "$PROF"
 expect_status 0 "the profile"
 cp "$TMP/out" "$TMP/want"
 
-python3 -u "$SRCDIR/tests/cli/trickle_server.py" "$PROF" \
-	>"$TMP/server.out" 2>"$TMP/server.err" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in $(seq 100); do grep -q listening "$TMP/server.out" && break; sleep 0.1; done
-PORT=$(sed -n 's/^listening on //p' "$TMP/server.out")
-[ -n "$PORT" ] || { bad "server did not start: $(cat "$TMP/server.err")"; finish; }
+start_server python3 -u "$SRCDIR/tests/cli/trickle_server.py" "$PROF" ||
+	{ bad "server did not start: $(cat "$TMP/server.err")"; finish; }
+PORT=$LISTEN
 SAVE="$TMP/save"
 export PPROF_TMPDIR="$SAVE"
 

@@ -17,15 +17,9 @@ if ! (cd "$SRCDIR/testdata/gen/httpserver" && CGO_ENABLED=0 go build -o "$TMP/ht
 	echo "FAIL: building testdata/gen/httpserver: $(cat "$TMP/build.err")"
 	exit 1
 fi
-"$TMP/httpserver" -lifetime 240s >"$TMP/server.out" 2>"$TMP/server.err" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in $(seq 100); do
-	grep -q '^listening on ' "$TMP/server.out" && break
-	sleep 0.1
-done
-ADDR=$(sed -n 's/^listening on //p' "$TMP/server.out")
-[ -n "$ADDR" ] || { echo "FAIL: httpserver did not start: $(cat "$TMP/server.err")"; exit 1; }
+start_server "$TMP/httpserver" -lifetime 240s ||
+	{ echo "FAIL: httpserver did not start: $(cat "$TMP/server.err")"; exit 1; }
+ADDR=$LISTEN
 URL="http://$ADDR/debug/pprof"
 
 # fetched NAME: the fetch succeeded, stderr is pprof's lines ending with

@@ -16,15 +16,10 @@ if command -v openssl >/dev/null &&
 		-keyout "$TMP/key.pem" -out "$TMP/cert.pem" >/dev/null 2>&1; then
 	TLS_ARGS=("$TMP/cert.pem" "$TMP/key.pem")
 fi
-python3 -u "$SRCDIR/tests/cli/http_server.py" "$GOOD" "${TLS_ARGS[@]}" >"$TMP/server.out" 2>"$TMP/server.err" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in $(seq 100); do
-	grep -q '^listening on ' "$TMP/server.out" && break
-	sleep 0.1
-done
-ADDR=$(sed -n 's/^listening on //p' "$TMP/server.out")
-[ -n "$ADDR" ] || { echo "FAIL: the test server did not start: $(cat "$TMP/server.err")"; exit 1; }
+export DELAY_LOG="$TMP/delays"
+start_server python3 -u "$SRCDIR/tests/cli/http_server.py" "$GOOD" "${TLS_ARGS[@]}" ||
+	{ echo "FAIL: the test server did not start: $(cat "$TMP/server.err")"; exit 1; }
+ADDR=$LISTEN
 BASE="http://$ADDR"
 
 # fails WANT_ERROR [ARGS...]: exit status 1, stderr exactly pprof's
@@ -85,12 +80,17 @@ elif ldd "$PPROF_C" 2>/dev/null | grep -q libasan; then
 else
 	capped=yes
 fi
+# What a run costs besides the wait (starting up, under valgrind most of
+# all, on a loaded machine): a 404's whole run, added to the bound.
+start=$(ms)
+run top "$BASE/404"
+overhead=$(($(ms) - start))
 for e in endless endless-ce; do
 	start=$(ms)
 	fails "pprof-c: $BASE/$e: timed out after 6s" -timeout=1 "$BASE/$e"
 	took=$(($(ms) - start))
-	if [ "$took" -ge 5900 ] && [ "$took" -le $((8000 + slack)) ]; then ok; else
-		bad "$e: -timeout=1 gave up after ${took}ms, want 6 s (7 on a loaded machine)"
+	if [ "$took" -ge 5900 ] && [ "$took" -le $((8000 + slack + overhead)) ]; then ok; else
+		bad "$e: -timeout=1 gave up after ${took}ms, want 6 s (8 on a loaded machine, plus ${slack} ms for sanitizers and the ${overhead} ms a 404 takes)"
 	fi
 	[ $e = endless ] && what="decompressed profile" || what="response"
 	fails "pprof-c: $BASE/$e: $what is larger than the 67108864-byte limit (--max-size)" --max-size=64M "$BASE/$e"
@@ -178,18 +178,21 @@ run top "$PPROF_TMPDIR/pprof.goprog.samples.cpu.001.pb.gz"
 expect_same "$TMP/want" "$TMP/out" "the saved profile gives the same report"
 
 # Several URLs are fetched together, as pprof does: two answers that each
-# take four seconds come in about as fast as one (timed against one, so
-# that a slow machine or valgrind does not count), merged and saved once.
+# take four seconds are both asked for before either comes (the server
+# logs when each request arrives, so a slow machine or valgrind does not
+# count), merged and saved once.
 rm -rf "$PPROF_TMPDIR"
 start=$(ms)
 run top "$BASE/delay"
 one=$(($(ms) - start))
 rm -rf "$PPROF_TMPDIR"
-start=$(ms)
+: >"$DELAY_LOG"
 run top "$BASE/delay" "$BASE/delay?x=1"
-two=$(($(ms) - start))
 expect_status 0 "two at once"
-if [ "$two" -lt $((one + 2500)) ]; then ok; else bad "two 4-second fetches took ${two} ms, one ${one} ms"; fi
+gap=$(sort -n "$DELAY_LOG" | awk 'NR == 1 { a = $1 } { b = $1 } END { print NR == 2 ? b - a : -1 }')
+if [ "$gap" -ge 0 ] && [ "$gap" -lt 3000 ]; then ok; else
+	bad "two 4-second fetches: the second was asked for ${gap} ms after the first ($(tr '\n' ' ' <"$DELAY_LOG"))"
+fi
 "$PPROF_C" top "$GOOD" "$GOOD" >"$TMP/want2" 2>/dev/null
 expect_same "$TMP/want2" "$TMP/out" "two at once: merged"
 printf 'Fetching profile over HTTP from %s\n' "$BASE/delay" "$BASE/delay?x=1" >"$TMP/want.err"

@@ -13,7 +13,8 @@ answers over HTTPS) and serves until killed (or for at most five minutes):
     /500-empty    500 with no body
     /ctl          500 whose body holds terminal escape sequences
     /slow         200, two bytes of gzip, then nothing for a minute
-    /delay        PROFILE after four seconds
+    /delay        PROFILE after four seconds (each arrival's time in ms
+                  appended to the file $DELAY_LOG when it is set)
     /garbage      200 "this is not a profile"
     /empty        200 with no body
     /truncated    200 with the first 300 bytes of PROFILE
@@ -32,6 +33,7 @@ import base64
 import functools
 import gzip
 import http.server
+import os
 import ssl
 import sys
 import threading
@@ -88,6 +90,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(60)
         elif path == "/delay":
+            # When each request came (DELAY_LOG): whether several were
+            # fetched at once shows there, whatever the client's speed.
+            if os.environ.get("DELAY_LOG"):
+                with open(os.environ["DELAY_LOG"], "a") as log:
+                    log.write("%d\n" % int(time.time() * 1000))
             time.sleep(4)
             self.answer(200, PROFILE)
         elif path == "/garbage":

@@ -48,6 +48,23 @@ expect_same() {
 	fi
 }
 
+# start_server COMMAND...: starts a test server in the background (its
+# stdout in $TMP/server.out, stderr in $TMP/server.err), stopped when the
+# test exits, and waits up to 10 s for its "listening on ADDRESS" line.
+# Sets SERVER (its pid) and LISTEN (the address); returns 1 if it never
+# said it listens.
+start_server() {
+	"$@" >"$TMP/server.out" 2>"$TMP/server.err" &
+	SERVER=$!
+	trap 'kill $SERVER 2>/dev/null; rm -rf "$TMP"' EXIT
+	for _ in $(seq 100); do
+		grep -q '^listening on ' "$TMP/server.out" && break
+		sleep 0.1
+	done
+	LISTEN=$(sed -n 's/^listening on //p' "$TMP/server.out")
+	[ -n "$LISTEN" ]
+}
+
 # require COMMAND PACKAGE: the whole test needs COMMAND; without it the
 # test reports SKIP (exit 77), never a pass.
 require() {

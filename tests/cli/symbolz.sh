@@ -9,6 +9,9 @@
 require python3 python3
 U="$SRCDIR/testdata/native/cprog-pie.unsym.pb.gz"
 export PPROF_TMPDIR="$TMP/save" SYMBOLZ_LOG="$TMP/posts"
+# The binaries where this clone has them: the profile names them where it
+# was made (/work/main), and pprof renames mappings found here (locate.sh).
+export PPROF_BINARY_PATH="$SRCDIR/testdata/native"
 mkdir -p "$PPROF_TMPDIR"
 
 # The server's symbols: what local symbolization names each address of the
@@ -19,13 +22,9 @@ sed -n '/^Locations/,/^Mappings/p' "$TMP/out" |
 	awk '$3 == "M=1" || $3 == "M=3" { print $2, 1, $4 }' | sort -u >"$TMP/symbols"
 [ "$(wc -l <"$TMP/symbols")" -gt 20 ] && ok || bad "symbols for the server"
 
-python3 -u "$SRCDIR/tests/cli/pprof_server.py" "$U" "$TMP/symbols" \
-	>"$TMP/server.out" 2>"$TMP/server.err" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in $(seq 100); do grep -q listening "$TMP/server.out" && break; sleep 0.1; done
-PORT=$(sed -n 's/^listening on //p' "$TMP/server.out")
-[ -n "$PORT" ] || { bad "server did not start: $(cat "$TMP/server.err")"; finish; }
+start_server python3 -u "$SRCDIR/tests/cli/pprof_server.py" "$U" "$TMP/symbols" ||
+	{ bad "server did not start: $(cat "$TMP/server.err")"; finish; }
+PORT=$LISTEN
 URL="http://127.0.0.1:$PORT/debug/pprof/profile"
 
 ref=$(sh "$SRCDIR/tests/reference-go.sh" --check 2>/dev/null) || ref=

@@ -30,13 +30,10 @@ if ! { ca ca && ca otherca &&
 	exit 77
 fi
 
-python3 -u "$SRCDIR/tests/cli/pprof_server.py" "$P" --tls "$TMP/server.pem" \
-	"$TMP/server.key" "$TMP/ca.pem" >"$TMP/server.out" 2>"$TMP/server.err" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in $(seq 100); do grep -q listening "$TMP/server.out" && break; sleep 0.1; done
-PORT=$(sed -n 's/^listening on //p' "$TMP/server.out")
-[ -n "$PORT" ] || { bad "server did not start: $(cat "$TMP/server.err")"; finish; }
+start_server python3 -u "$SRCDIR/tests/cli/pprof_server.py" "$P" --tls \
+	"$TMP/server.pem" "$TMP/server.key" "$TMP/ca.pem" ||
+	{ bad "server did not start: $(cat "$TMP/server.err")"; finish; }
+PORT=$LISTEN
 URL="https://127.0.0.1:$PORT/debug/pprof/profile"
 TLS=(-tls_cert="$TMP/client.pem" -tls_key="$TMP/client.key")
 
