@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/regex.h"
+#include "util/utf8.h"
 
 struct pp_regex {
 	struct pp_ctx *ctx;
@@ -65,18 +66,91 @@ void pp_regex_free(struct pp_regex *re)
 	pp_free(re->ctx, re);
 }
 
+/*
+ * Go's regexp reads invalid UTF-8 one byte at a time, each byte a U+FFFD
+ * that "." and negated classes match; PCRE2 (MATCH_INVALID_UTF) lets no
+ * pattern item match such bytes. So a subject with invalid UTF-8 is
+ * matched as Go sees it: a copy with each invalid byte replaced by U+FFFD
+ * (PP_UTF8_REPLACEMENT, 3 bytes). NULL when s is valid UTF-8, or when the
+ * copy cannot be allocated (then PCRE2 matches the bytes as they are).
+ */
+static char *as_go_reads(const struct pp_regex *re, const char *s, size_t len,
+                         size_t *outlen)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, n = 0;
+	char *copy;
+
+	while (i < len && u[i] < 0x80)
+		i++;
+	for (size_t k = i; k < len;) {
+		size_t l = pp_utf8_len(u + k, len - k);
+
+		if (l == 0)
+			break;
+		k += l;
+		if (k == len)
+			return NULL;
+	}
+	if (i == len || !(copy = pp_malloc(re->ctx, 3 * len + 1)))
+		return NULL;
+	for (i = 0; i < len;) {
+		size_t l = pp_utf8_len(u + i, len - i);
+
+		if (l == 0) {
+			memcpy(copy + n, PP_UTF8_REPLACEMENT, 3);
+			n += 3, i++;
+		} else {
+			memcpy(copy + n, s + i, l);
+			n += l, i += l;
+		}
+	}
+	copy[n] = '\0';
+	*outlen = n;
+	return copy;
+}
+
+/* The offset in the original subject of offset at in its copy made by
+ * as_go_reads (each invalid byte 3 bytes there, 1 here). */
+static size_t original_offset(const char *s, size_t len, size_t at)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, c = 0;
+
+	while (i < len && c < at) {
+		size_t l = pp_utf8_len(u + i, len - i);
+
+		c += l ? l : 3;
+		i += l ? l : 1;
+	}
+	return i;
+}
+
 bool pp_regex_match(const struct pp_regex *re, const char *s, size_t len)
 {
-	return pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0, re->md, NULL) >=
-	       0;
+	size_t n;
+	char *copy = as_go_reads(re, s, len, &n);
+	bool yes;
+
+	if (!copy)
+		return pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0, re->md,
+		                   NULL) >= 0;
+	yes = pcre2_match(re->code, (PCRE2_SPTR)copy, n, 0, 0, re->md, NULL) >=
+	      0;
+	pp_free(re->ctx, copy);
+	return yes;
 }
 
 bool pp_regex_group(const struct pp_regex *re, const char *s, size_t len,
                     unsigned group, size_t *start, size_t *end)
 {
 	PCRE2_SIZE *ov;
-	int rc = pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0, re->md, NULL);
+	size_t n;
+	char *copy = as_go_reads(re, s, len, &n);
+	int rc = pcre2_match(re->code, (PCRE2_SPTR)(copy ? copy : s),
+	                     copy ? n : len, 0, 0, re->md, NULL);
 
+	pp_free(re->ctx, copy);
 	if (rc < 0)
 		return false;
 	ov = pcre2_get_ovector_pointer(re->md);
@@ -85,8 +159,9 @@ bool pp_regex_group(const struct pp_regex *re, const char *s, size_t len,
 		*start = *end = len;
 		return true;
 	}
-	*start = ov[2 * group];
-	*end = ov[2 * group + 1];
+	*start = copy ? original_offset(s, len, ov[2 * group]) : ov[2 * group];
+	*end = copy ? original_offset(s, len, ov[2 * group + 1])
+	            : ov[2 * group + 1];
 	return true;
 }
 

@@ -84,10 +84,43 @@ static void test_regex__utf8_and_invalid_bytes(void **state)
 	assert_int_equal(pp_regex_compile(&ctx, "focus", "^a.b$", &re), 0);
 	assert_true(pp_regex_matchz(re, "a\xc2\xb5"
 	                                "b"));
-	/* Invalid UTF-8 in a name does not fail the match. */
+	/* Invalid UTF-8 is read as Go's regexp reads it: each bad byte one
+	 * U+FFFD, which "." matches. */
 	assert_false(pp_regex_matchz(re, "a\xff\xfe"
 	                                 "b"));
+	assert_true(pp_regex_matchz(re, "a\xff"
+	                                "b"));
+	/* A sequence cut short is a rune per byte; an overlong form too. */
+	assert_true(pp_regex_matchz(re, "a\xe2"
+	                                "b"));
+	assert_false(pp_regex_matchz(re, "a\xe2\x82"
+	                                 "b"));
 	pp_regex_free(re);
+	assert_int_equal(pp_regex_compile(&ctx, "focus", "^c[^x]{2}d$", &re),
+	                 0);
+	assert_true(pp_regex_matchz(re, "c\xc0\xaf"
+	                                "d"));
+	pp_regex_free(re);
+	/* Matching a U+FFFD in the pattern, as Go would. */
+	assert_int_equal(pp_regex_compile(&ctx, "focus", "\xef\xbf\xbd$", &re),
+	                 0);
+	assert_true(pp_regex_matchz(re, "tail\xff"));
+	pp_regex_free(re);
+	/* Groups are offsets into the subject as given, not into the
+	 * replaced copy: "\xff" is one byte there. */
+	{
+		size_t a, b;
+		const char *s = "x\xffy\xc3\xa9zz";
+
+		assert_int_equal(pp_regex_compile(&ctx, "g", "y(.z)", &re), 0);
+		assert_true(pp_regex_group(re, s, strlen(s), 1, &a, &b));
+		assert_int_equal(a, 3);
+		assert_int_equal(b, 6);
+		assert_true(pp_regex_group(re, s, strlen(s), 0, &a, &b));
+		assert_int_equal(a, 2);
+		assert_int_equal(b, 6);
+		pp_regex_free(re);
+	}
 }
 
 static void test_regex__syntax_error(void **state)
