@@ -143,6 +143,21 @@ int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                   const struct pp_report_opts *opts, struct pp_report **out);
 void pp_report_free(struct pp_report *r);
 
+/*
+ * Give r (which has no tree yet) the tree of whole, a report on the same
+ * profile with the same options, keeping only the samples marks keeps
+ * (pp_tree_select; whole's tree is built first if it has none). r's
+ * reports made from its tree alone (pp_report_flame_json,
+ * pp_report_pivot_json, folded) then print what they would print on the
+ * filtered profile, when r's options name the filters and the whole
+ * profile's total (total_profile unset or the whole): a refine of a flame
+ * graph without filtering the profile. Its other reports would still show
+ * every sample: a front end asks the session for such reports
+ * (pp_session_get_tree_report). PP_EUNSUPPORTED when the tree cannot tell.
+ */
+int pp_report_select_tree(struct pp_report *r, struct pp_report *whole,
+                          const unsigned char *marks);
+
 /* Run report kind on r with arg (the regex of peek and list; else
  * ignored). PP_EUSAGE for PP_REPORT_CHECK, which needs two profiles. */
 int pp_report_run(struct pp_report *r, enum pp_report_kind kind,

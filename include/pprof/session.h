@@ -161,6 +161,20 @@ int pp_session_report(struct pp_session *s, enum pp_report_kind kind,
 int pp_session_get_report(struct pp_session *s, const struct pp_view_opts *o,
                           struct pp_report **out);
 
+/*
+ * The same for the reports made from the calling-context tree alone (the
+ * flame graph's and pivot's JSON, folded): what they print is what
+ * pp_session_get_report's report prints, but when o's only filters are
+ * focus and ignore, the tree is selected from the cached tree of the
+ * whole profile (pprof/tree.h, pp_tree_select) and no filtered profile is
+ * made: a refine from the web UI costs a pass over the tree's nodes, not
+ * over the samples, and the memory of a filtered copy. Any other report
+ * from *out is wrong: ask pp_session_get_report, which then filters.
+ */
+int pp_session_get_tree_report(struct pp_session *s,
+                               const struct pp_view_opts *o,
+                               struct pp_report **out);
+
 /* Build the stages report kind needs with o, printing nothing: checks o
  * against the profile (a sample type it lacks, a bad unit or filter
  * regex) and warms the cache. */
@@ -173,6 +187,8 @@ struct pp_session_stats {
 	unsigned long long aggregates; /* reports bound (totals, units) */
 	unsigned long long graphs;     /* passes over the samples into a
 	                                  graph or tree */
+	unsigned long long selected;   /* trees selected from a cached one
+	                                  (pp_session_get_tree_report) */
 };
 void pp_session_stats(const struct pp_session *s, struct pp_session_stats *out);
 

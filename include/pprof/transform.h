@@ -144,4 +144,20 @@ bool pp_filter_opts_active(const struct pp_filter_opts *o);
 int pp_profile_filter(struct pp_ctx *ctx, const struct pp_profile *in,
                       const struct pp_filter_opts *o, struct pp_profile **out);
 
+/*
+ * focus and ignore as marks on the locations of p, for a caller that keeps
+ * the samples itself (the session, selecting from a tree it already has):
+ * marks[l] (p->nlocations of them) gets PP_FILTER_MARK_IGNORE when location
+ * l matches ignore and PP_FILTER_MARK_FOCUS when it matches focus (always,
+ * without a focus). pp_profile_filter keeps exactly the samples with a
+ * location, none marked IGNORE and one marked FOCUS. Warnings and errors
+ * are pp_profile_filter's; PP_EUNSUPPORTED when o sets a filter other
+ * than focus and ignore, or none.
+ */
+#define PP_FILTER_MARK_IGNORE 1u /* = PP_TREE_MARK_DROP (pprof/tree.h) */
+#define PP_FILTER_MARK_FOCUS 2u  /* = PP_TREE_MARK_NEED */
+int pp_profile_filter_marks(struct pp_ctx *ctx, const struct pp_profile *p,
+                            const struct pp_filter_opts *o,
+                            unsigned char *marks);
+
 #endif

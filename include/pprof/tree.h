@@ -85,6 +85,25 @@ int pp_tree_new_reversed(struct pp_ctx *ctx, const struct pp_profile *prof,
                          struct pp_tree **out);
 void pp_tree_free(struct pp_tree *t);
 
+/*
+ * The tree that t's profile with some samples left out would build, made
+ * from t without reading the samples (a refine of a flame graph answers in
+ * a pass over t's nodes). marks[l], per location l of t's profile, says
+ * which samples stay: those with a frame, none from a location marked
+ * PP_TREE_MARK_DROP and one from a location marked PP_TREE_MARK_NEED
+ * (pprof's focus and ignore: pp_profile_filter_marks makes such marks).
+ * *out is the tree pp_tree_new makes on the filtered profile, node for
+ * node; it owns its own graph and names and may outlive t.
+ * PP_EUNSUPPORTED when the tree cannot tell (a diff's or negative values;
+ * a frame made both by marked and unmarked locations, which can hide
+ * whether a stack went through the marked one): build it from the
+ * filtered profile then.
+ */
+#define PP_TREE_MARK_DROP 1u
+#define PP_TREE_MARK_NEED 2u
+int pp_tree_select(struct pp_ctx *ctx, const struct pp_tree *t,
+                   const unsigned char *marks, struct pp_tree **out);
+
 /* The display name of a tree node's frame, as pp_node_name prints it ("" for
  * the root); borrowed from the tree. */
 const char *pp_tree_name(const struct pp_tree *t, uint32_t node);

@@ -136,6 +136,23 @@ int pp_report__tree(struct pp_report *r, const struct pp_tree **out)
 	return 0;
 }
 
+int pp_report_select_tree(struct pp_report *r, struct pp_report *whole,
+                          const unsigned char *marks)
+{
+	const struct pp_tree *t;
+	int err;
+
+	if (r->tree || whole->prof != r->prof ||
+	    whole->sample_index != r->sample_index ||
+	    whole->opts.granularity != r->opts.granularity ||
+	    whole->opts.noinlines != r->opts.noinlines ||
+	    whole->opts.showcolumns != r->opts.showcolumns)
+		return PP_EUNSUPPORTED;
+	if ((err = pp_report__tree(whole, &t)) < 0)
+		return err;
+	return pp_tree_select(r->ctx, t, marks, &r->tree);
+}
+
 /* ---- the aggregate and its view ------------------------------------------ */
 
 int pp_report__select_order(struct pp_report *r)

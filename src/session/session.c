@@ -5,7 +5,15 @@
 
 #include "pprof/session.h"
 #include "pprof/symbolize.h"
+#include "pprof/tree.h"
 #include "session/internal.h"
+
+/* pp_profile_filter_marks' marks are pp_tree_select's. */
+_Static_assert(PP_FILTER_MARK_IGNORE == PP_TREE_MARK_DROP &&
+                       PP_FILTER_MARK_FOCUS == PP_TREE_MARK_NEED,
+               "filter marks are tree marks");
+/* A tree selection holds its filtered entry and the whole profile's. */
+_Static_assert(PP_SESSION_KEEP_FILTERED >= 2, "two filtered entries");
 
 #define NFILTERS 10 /* the fields of struct pp_filter_opts */
 /* The filtered stage's key: the filters, then -tagroot, -tagleaf and the
@@ -21,6 +29,11 @@ struct filtered {
 	/* The filters as "name=value", for the reports' headers. */
 	char *active[NFILTERS];
 	size_t nactive;
+	/* Not filtered yet (focus and ignore only, asked by a tree report):
+	 * per location, pp_profile_filter_marks' marks; its aggregates are
+	 * reports on the source whose trees were selected from the whole
+	 * profile's. NULL once prof is made (or with no filter). */
+	unsigned char *marks;
 };
 
 /* A report bound to a filtered profile: totals, unit, the aggregate and
@@ -217,6 +230,7 @@ static void filtered_clear(struct pp_session *s, struct filtered *f)
 	for (size_t i = 0; i < f->nactive; i++)
 		pp_free(s->ctx, f->active[i]);
 	pp_profile_free(f->prof);
+	pp_free(s->ctx, f->marks);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -290,8 +304,38 @@ static bool same_string(const char *a, const char *b)
 	} while (0)
 
 /* The filtered stage: an entry for o's filters. */
+/* Could a tree report on these filters select its tree (focus and
+ * ignore only, and no label frames)? */
+static bool selectable(const char *const v[NKEYS])
+{
+	for (size_t k = 2; k < NKEYS; k++)
+		if (v[k])
+			return false;
+	return v[0] || v[1];
+}
+
+/* Make the profile of a filtered entry whose reports selected their
+ * trees: those reports go (they would show every sample elsewhere). */
+static int materialize(struct pp_session *s, struct filtered *f)
+{
+	struct pp_filter_opts o = {0};
+	int err;
+
+	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++)
+		if (s->aggregates[i].filtered == f->id)
+			aggregate_clear(s, &s->aggregates[i]);
+	o.focus = f->key[0];
+	o.ignore = f->key[1];
+	if ((err = pp_profile_filter(s->ctx, s->prof, &o, &f->prof)) < 0)
+		return err;
+	s->stats.filters++;
+	pp_free(s->ctx, f->marks);
+	f->marks = NULL;
+	return 0;
+}
+
 static int get_filtered(struct pp_session *s, const struct pp_view_opts *vo,
-                        struct filtered **out)
+                        bool tree_only, struct filtered **out)
 {
 	const struct pp_filter_opts *o = &vo->filter;
 	struct pp_profile *labelled = NULL;
@@ -311,6 +355,9 @@ static int get_filtered(struct pp_session *s, const struct pp_view_opts *vo,
 			;
 		if (k == NKEYS) {
 			e->used = ++s->clock;
+			if (e->marks && !tree_only &&
+			    (err = materialize(s, e)) < 0)
+				return err;
 			*out = e;
 			return 0;
 		}
@@ -344,7 +391,17 @@ static int get_filtered(struct pp_session *s, const struct pp_view_opts *vo,
 		                                   &labelled)) < 0)
 			goto fail;
 	}
-	if (pp_filter_opts_active(o)) {
+	if (tree_only && selectable(v)) {
+		/* The marks check the regexes and warn as the filter would. */
+		f.marks = pp_malloc(s->ctx, (size_t)s->prof->nlocations + 1);
+		if (!f.marks) {
+			err = pp_error(s->ctx, PP_ENOMEM, "out of memory");
+			goto fail;
+		}
+		if ((err = pp_profile_filter_marks(s->ctx, s->prof, o,
+		                                   f.marks)) < 0)
+			goto fail;
+	} else if (pp_filter_opts_active(o)) {
 		if ((err = pp_profile_filter(s->ctx,
 		                             labelled ? labelled : s->prof, o,
 		                             &f.prof)) < 0)
@@ -438,14 +495,95 @@ fail:
 	return err;
 }
 
+/* A tree report on f (which has marks): a report on the source whose tree
+ * is the whole profile's, selected by f's marks. PP_EUNSUPPORTED when the
+ * tree cannot tell (the caller then filters). */
+static int get_selected(struct pp_session *s, struct filtered *f,
+                        const struct pp_view_opts *o, struct pp_report **out)
+{
+	struct pp_view_opts whole_opts = *o;
+	struct filtered *whole_f;
+	struct pp_report *whole;
+	struct aggregate a = {0}, *slot;
+	struct pp_report_opts ro;
+	unsigned long long fid = f->id;
+	int err;
+
+	*out = NULL;
+	/* Percentages of the filtered total: pp_report_new would take the
+	 * source's. */
+	if (o->relative_percentages)
+		return PP_EUNSUPPORTED;
+	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++) {
+		struct aggregate *e = &s->aggregates[i];
+
+		if (e->id && e->filtered == f->id && !e->relative &&
+		    pp_report_opts_same_aggregate(&e->key, &o->report)) {
+			e->used = ++s->clock;
+			pp_report_set_view(e->rpt, &o->report);
+			*out = e->rpt;
+			return 0;
+		}
+	}
+	memset(&whole_opts.filter, 0, sizeof(whole_opts.filter));
+	whole_opts.tagroot = whole_opts.tagleaf = NULL;
+	/* f was used last, so making the whole profile's entry evicts
+	 * another. */
+	if ((err = get_filtered(s, &whole_opts, false, &whole_f)) < 0 ||
+	    (err = get_aggregate(s, whole_f, &whole_opts, &whole)) < 0)
+		return err;
+	if (f->id != fid)
+		return pp_error(s->ctx, PP_ENOTFOUND, "filtered entry lost");
+	a.filtered = f->id;
+	a.key = o->report;
+	if ((err = dup_opt(s->ctx, o->report.sample_index, &a.sample_index)) <
+	            0 ||
+	    (err = dup_opt(s->ctx, o->report.unit, &a.unit)) < 0 ||
+	    (err = dup_opt(s->ctx, o->report.source_path, &a.source_path)) <
+	            0 ||
+	    (err = dup_opt(s->ctx, o->report.trim_path, &a.trim_path)) < 0)
+		goto fail;
+	a.key.sample_index = a.sample_index;
+	a.key.unit = a.unit;
+	a.key.source_path = a.source_path;
+	a.key.trim_path = a.trim_path;
+	ro = a.key;
+	/* The whole profile's total, as a filtered report's. */
+	ro.total_profile = NULL;
+	ro.active_filters = (const char *const *)f->active;
+	ro.nactive_filters = f->nactive;
+	ro.binaries = &s->binaries;
+	if ((err = pp_report_new(s->ctx, s->prof, &ro, &a.rpt)) < 0 ||
+	    (err = pp_report_select_tree(a.rpt, whole, f->marks)) < 0)
+		goto fail;
+	s->stats.aggregates++;
+	s->stats.selected++;
+	OLDEST(s->aggregates, PP_SESSION_KEEP_AGGREGATES, slot);
+	aggregate_clear(s, slot);
+	*slot = a;
+	slot->id = ++s->next_id;
+	slot->used = ++s->clock;
+	*out = slot->rpt;
+	return 0;
+fail:
+	aggregate_clear(s, &a);
+	return err;
+}
+
 static int get_report(struct pp_session *s, const struct pp_view_opts *o,
-                      struct pp_report **out)
+                      bool tree_only, struct pp_report **out)
 {
 	struct filtered *f;
 	int err;
 
-	if ((err = get_filtered(s, o, &f)) < 0)
+	if ((err = get_filtered(s, o, tree_only, &f)) < 0)
 		return err;
+	if (f->marks) {
+		if ((err = get_selected(s, f, o, out)) != PP_EUNSUPPORTED)
+			return err;
+		if ((err = materialize(s, f)) < 0)
+			return err;
+	}
 	return get_aggregate(s, f, o, out);
 }
 
@@ -453,7 +591,15 @@ int pp_session_get_report(struct pp_session *s, const struct pp_view_opts *o,
                           struct pp_report **out)
 {
 	*out = NULL;
-	return get_report(s, o, out);
+	return get_report(s, o, false, out);
+}
+
+int pp_session_get_tree_report(struct pp_session *s,
+                               const struct pp_view_opts *o,
+                               struct pp_report **out)
+{
+	*out = NULL;
+	return get_report(s, o, true, out);
 }
 
 int pp_session_prepare(struct pp_session *s, enum pp_report_kind kind,
@@ -463,7 +609,7 @@ int pp_session_prepare(struct pp_session *s, enum pp_report_kind kind,
 
 	if (kind == PP_REPORT_CHECK)
 		return 0;
-	return get_report(s, o, &r);
+	return get_report(s, o, false, &r);
 }
 
 int pp_session_report(struct pp_session *s, enum pp_report_kind kind,
@@ -485,7 +631,7 @@ int pp_session_report(struct pp_session *s, enum pp_report_kind kind,
 			return err;
 		return nbroken > INT_MAX ? INT_MAX : (int)nbroken;
 	}
-	if ((err = get_report(s, o, &r)) < 0)
+	if ((err = get_report(s, o, false, &r)) < 0)
 		return err;
 	return pp_report_run(r, kind, arg, out);
 }

@@ -566,6 +566,61 @@ done:
 	return err;
 }
 
+int pp_profile_filter_marks(struct pp_ctx *ctx, const struct pp_profile *p,
+                            const struct pp_filter_opts *o,
+                            unsigned char *marks)
+{
+	struct pp_filter_opts rest = *o;
+	struct regexes rx = {0};
+	struct matcher mf = {0}, mi = {0};
+	bool fm = false, im = false;
+	int err;
+
+	rest.focus = rest.ignore = NULL;
+	if (pp_filter_opts_active(&rest) || !pp_filter_opts_active(o))
+		return PP_EUNSUPPORTED;
+	/* In pp_profile_filter's order, for its messages. */
+	if ((err = compile(ctx, "focus", o->focus, &rx.focus)) < 0 ||
+	    (err = compile(ctx, "ignore", o->ignore, &rx.ignore)) < 0)
+		goto done;
+	if ((rx.focus &&
+	     (err = matcher_init(ctx, &mf, p, rx.focus, false)) < 0) ||
+	    (rx.ignore &&
+	     (err = matcher_init(ctx, &mi, p, rx.ignore, false)) < 0))
+		goto done;
+	/* by_name's first loop, on the locations' own lines. */
+	for (uint32_t l = 0; l < p->nlocations; l++) {
+		const struct pp_location *loc = &p->locations[l];
+		bool ig = false, fo = !rx.focus;
+
+		if ((err = pp_interrupt_poll(ctx, l)) < 0)
+			goto done;
+		for (uint32_t i = 0; i < loc->line_count; i++) {
+			uint32_t line = loc->line_first + i;
+
+			ig = ig || (rx.ignore && match_line(&mi, line));
+			fo = fo || match_line(&mf, line);
+		}
+		ig = ig || (rx.ignore && match_mapping(&mi, loc->mapping));
+		fo = fo || match_mapping(&mf, loc->mapping);
+		im = im || ig;
+		fm = fm || (!ig && fo);
+		marks[l] = (unsigned char)((ig ? PP_FILTER_MARK_IGNORE : 0) |
+		                           (fo ? PP_FILTER_MARK_FOCUS : 0));
+	}
+	if (rx.focus && !fm)
+		pp_warn(ctx, "Focus expression matched no samples");
+	if (rx.ignore && !im)
+		pp_warn(ctx, "Ignore expression matched no samples");
+	err = 0;
+done:
+	matcher_release(ctx, &mf);
+	matcher_release(ctx, &mi);
+	pp_regex_free(rx.focus);
+	pp_regex_free(rx.ignore);
+	return err;
+}
+
 bool pp_filter_opts_active(const struct pp_filter_opts *o)
 {
 	const char *v[] = {o->focus,     o->ignore,    o->hide,      o->show,

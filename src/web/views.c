@@ -32,10 +32,13 @@ void pp_web_views_free(struct pp_web_views *v)
 }
 
 /* The report for the request's parameters, from the session's cache
- * (borrowed until the next request). On error, err holds the message. */
+ * (borrowed until the next request). tree_only: the answer is made from
+ * the report's tree alone (the flame graph and its pivot), which a refine
+ * by focus or ignore then selects from the whole profile's tree instead of
+ * filtering the profile. On error, err holds the message. */
 static struct pp_report *report_for(struct pp_web_views *v, pp_web_get_fn get,
-                                    void *data, char *err, size_t errsize,
-                                    int *status)
+                                    void *data, bool tree_only, char *err,
+                                    size_t errsize, int *status)
 {
 	struct pp_cli_config cfg;
 	struct pp_view_opts view;
@@ -51,7 +54,9 @@ static struct pp_report *report_for(struct pp_web_views *v, pp_web_get_fn get,
 	v->ctx->message[0] = '\0';
 	/* The session copies what it keeps of the options. */
 	if ((rc = pp_cli_view_opts(v->ctx, &cfg, &view)) >= 0)
-		rc = pp_session_get_report(v->session, &view, &r);
+		rc = tree_only
+		             ? pp_session_get_tree_report(v->session, &view, &r)
+		             : pp_session_get_report(v->session, &view, &r);
 	pp_cli_config_release(&cfg);
 	if (rc < 0) {
 		snprintf(err, errsize, "%s",
@@ -176,7 +181,8 @@ int pp_web_views_answer(struct pp_web_views *v, const char *what,
 	int rc = 0, status;
 
 	memset(out, 0, sizeof(*out));
-	if (!(r = report_for(v, get, data, err, sizeof(err), &status)))
+	if (!(r = report_for(v, get, data, strcmp(what, "flame") == 0, err,
+	                     sizeof(err), &status)))
 		return error_answer(err, status, out);
 	if (!(f = open_memstream(&out->body, &out->size)))
 		return -1;

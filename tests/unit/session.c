@@ -221,6 +221,124 @@ static void test_session__bad_options_fail_cleanly(void **state)
 	        PP_EUSAGE);
 }
 
+/* The whole flame tree (every frame, as JSON) and folded stacks of the
+ * report for o: the session's tree report (tree) or its full one. */
+static char *tree_text(struct pp_session *s, const struct pp_view_opts *o,
+                       bool tree)
+{
+	struct pp_flame_json_opts fo = {0, 0};
+	struct pp_report *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(tree ? pp_session_get_tree_report(s, o, &r)
+	                      : pp_session_get_report(s, o, &r),
+	                 0);
+	assert_int_equal(pp_report_flame_json(r, &fo, out), 0);
+	assert_int_equal(pp_report_run(r, PP_REPORT_FOLDED, NULL, out), 0);
+	fclose(out);
+	return buf;
+}
+
+/* The same from a session of its own that filters the profile. */
+static char *tree_text_fresh(const struct pp_view_opts *o)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_load_opts lo = {0};
+	const char *src = PROFILE;
+	struct pp_session *s;
+	char *text;
+
+	lo.symbolize = "none";
+	assert_int_equal(pp_session_open(&ctx, &src, 1, &lo, &s), 0);
+	text = tree_text(s, o, false);
+	pp_session_free(s);
+	return text;
+}
+
+/* A refine by focus or ignore selects its tree from the whole profile's,
+ * filtering nothing, and prints what a filtered profile's tree prints; a
+ * report that needs the profile filters it then. */
+static void test_session__refine_selects_tree(void **state)
+{
+	struct fixture *f = *state;
+	static const struct {
+		const char *focus, *ignore, *si;
+		enum pp_granularity g;
+		bool noinlines;
+	} cases[] = {
+	        {"main", NULL, NULL, PP_GRAN_FUNCTIONS, false},
+	        {NULL, "compress", NULL, PP_GRAN_FUNCTIONS, false},
+	        {"flate", "deflate", NULL, PP_GRAN_FUNCTIONS, false},
+	        {"runtime", NULL, "samples", PP_GRAN_FUNCTIONS, false},
+	        {"gzip", NULL, NULL, PP_GRAN_LINES, false},
+	        {"flate", NULL, NULL, PP_GRAN_FILES, false},
+	        {"flate", NULL, NULL, PP_GRAN_ADDRESSES, false},
+	        {"Write", NULL, NULL, PP_GRAN_FUNCTIONS, true},
+	        {"nosuchfunction", NULL, NULL, PP_GRAN_FUNCTIONS, false},
+	        {"\\.go$", NULL, NULL, PP_GRAN_FUNCTIONS, false},
+	};
+	struct pp_view_opts o = {0};
+	struct pp_session_stats st;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got, *want;
+
+		memset(&o, 0, sizeof(o));
+		o.filter.focus = cases[i].focus;
+		o.filter.ignore = cases[i].ignore;
+		o.report.sample_index = cases[i].si;
+		o.report.granularity = cases[i].g;
+		o.report.noinlines = cases[i].noinlines;
+		got = tree_text(f->s, &o, true);
+		want = tree_text_fresh(&o);
+		assert_string_equal(got, want);
+		free(got);
+		free(want);
+	}
+	st = stats(f->s);
+	/* Every case was selected but noinlines': it keeps one line of each
+	 * location, so a frame there can stand for locations both marked
+	 * and not, and the profile was filtered. */
+	assert_int_equal(st.selected, 9);
+	assert_int_equal(st.filters, 1);
+	/* The top of a selected refine filters the profile, once. */
+	o.filter.focus = "nosuchfunction";
+	o.filter.ignore = NULL;
+	o.report.sample_index = NULL;
+	o.report.granularity = PP_GRAN_FUNCTIONS;
+	o.report.noinlines = false;
+	step(f->s, PP_REPORT_TOP, &o);
+	free(tree_text(f->s, &o, true));
+	assert_int_equal(stats(f->s).filters, 2);
+	/* Other filters and relative percentages filter as before. */
+	memset(&o, 0, sizeof(o));
+	o.filter.hide = "runtime";
+	{
+		char *got = tree_text(f->s, &o, true),
+		     *want = tree_text_fresh(&o);
+
+		assert_string_equal(got, want);
+		free(got);
+		free(want);
+	}
+	memset(&o, 0, sizeof(o));
+	o.filter.focus = "flate";
+	o.relative_percentages = true;
+	{
+		char *got = tree_text(f->s, &o, true),
+		     *want = tree_text_fresh(&o);
+
+		assert_string_equal(got, want);
+		free(got);
+		free(want);
+	}
+	assert_int_equal(stats(f->s).filters, 4);
+	assert_int_equal(stats(f->s).selected, 9);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -232,6 +350,7 @@ int main(void)
 	        T(test_session__filter_change_refilters),
 	        T(test_session__bound_evicts_oldest),
 	        T(test_session__bad_options_fail_cleanly),
+	        T(test_session__refine_selects_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
