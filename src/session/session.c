@@ -334,6 +334,22 @@ static int materialize(struct pp_session *s, struct filtered *f)
 	return 0;
 }
 
+/* A selected tree's entry needs the whole profile's (its tree is where
+ * the next refine selects from): using one uses the other after it, so
+ * that a new refine evicts the older refine, not the whole profile. */
+static void touch_whole(struct pp_session *s)
+{
+	for (size_t i = 0; i < PP_SESSION_KEEP_FILTERED; i++) {
+		struct filtered *e = &s->filtered[i];
+		size_t k;
+
+		for (k = 0; k < NKEYS && !e->key[k]; k++)
+			;
+		if (e->id && k == NKEYS)
+			e->used = ++s->clock;
+	}
+}
+
 static int get_filtered(struct pp_session *s, const struct pp_view_opts *vo,
                         bool tree_only, struct filtered **out)
 {
@@ -358,6 +374,8 @@ static int get_filtered(struct pp_session *s, const struct pp_view_opts *vo,
 			if (e->marks && !tree_only &&
 			    (err = materialize(s, e)) < 0)
 				return err;
+			if (e->marks)
+				touch_whole(s);
 			*out = e;
 			return 0;
 		}
@@ -414,6 +432,8 @@ static int get_filtered(struct pp_session *s, const struct pp_view_opts *vo,
 	}
 	pp_profile_free(labelled);
 	labelled = NULL;
+	if (f.marks)
+		touch_whole(s);
 	OLDEST(s->filtered, PP_SESSION_KEEP_FILTERED, slot);
 	filtered_clear(s, slot);
 	*slot = f;

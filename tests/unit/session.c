@@ -339,6 +339,27 @@ static void test_session__refine_selects_tree(void **state)
 	assert_int_equal(stats(f->s).selected, 9);
 }
 
+/* Refines one after another keep the whole profile's tree they select
+ * from: only the first builds a tree. */
+static void test_session__refines_keep_whole_tree(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const focus[] = {"runtime", "runtime", "flate",
+	                                    "gzip",    "flate",   "main"};
+	struct pp_view_opts o = {0};
+	struct pp_session_stats st;
+
+	free(tree_text(f->s, &o, true));
+	for (size_t i = 0; i < sizeof(focus) / sizeof(focus[0]); i++) {
+		o.filter.focus = focus[i];
+		free(tree_text(f->s, &o, true));
+	}
+	st = stats(f->s);
+	assert_int_equal(st.graphs, 1);
+	assert_int_equal(st.filters, 0);
+	assert_int_equal(st.selected, 5);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -351,6 +372,7 @@ int main(void)
 	        T(test_session__bound_evicts_oldest),
 	        T(test_session__bad_options_fail_cleanly),
 	        T(test_session__refine_selects_tree),
+	        T(test_session__refines_keep_whole_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
