@@ -62,18 +62,48 @@ static bool path_kept(unsigned char m)
 	return !(m & PP_TREE_MARK_DROP) && (m & PP_TREE_MARK_NEED);
 }
 
+/* Per node: its self is kept (its path is), and its subtree keeps one. */
+#define SELF_KEPT 1u
+#define LIVE 2u
+
 /*
- * The kept nodes of t into out, in the same preorder. First every node
- * that no DROP frame is above, with its self when its path is kept; then
- * the totals, summed backward (children follow their parents); then, in
- * place, the nodes whose total is zero go (their subtrees with them: no
- * value is negative). Only out's array is written: on a big tree the
- * pages written are most of the time. last[d]: the last node at depth d,
- * the parent of the next at depth d + 1; path[d]: the marks down to d.
+ * Which nodes stay: those whose subtree holds a kept self (a path with
+ * no frame marked DROP and one marked NEED; values are not negative, so a
+ * kept self of zero is no sample). One pass down, skipping what a DROP
+ * frame is above (flags starts zeroed), one pass up for the subtrees.
+ * path[d]: the marks of the path down to depth d.
+ */
+static void mark_kept(const struct pp_tree *t, const unsigned char *fm,
+                      unsigned char *path, unsigned char *flags)
+{
+	path[0] = 0;
+	for (uint32_t i = 1; i < t->nnodes;) {
+		const struct pp_tree_node *n = &t->nodes[i];
+		unsigned char m = path[n->depth - 1] | fm[n->frame];
+
+		if (m & PP_TREE_MARK_DROP) {
+			i = n->end; /* every stack below is dropped */
+			continue;
+		}
+		path[n->depth] = m;
+		if (path_kept(m) && n->self != 0)
+			flags[i] = SELF_KEPT | LIVE;
+		i++;
+	}
+	flags[0] |= LIVE;
+	for (uint32_t i = t->nnodes; i-- > 1;)
+		if (flags[i] & LIVE)
+			flags[t->nodes[i].parent] |= LIVE;
+}
+
+/*
+ * The nodes that stay, into out in the same preorder, then their totals
+ * summed backward (children follow their parents). Only the nodes kept
+ * are written: on a big tree the pages written are most of the time.
+ * open: the path of the node being written, for parents and ends.
  */
 static void copy_kept(struct pp_tree *out, const struct pp_tree *t,
-                      const unsigned char *fm, unsigned char *path,
-                      uint32_t *last)
+                      const unsigned char *flags, uint32_t *open)
 {
 	struct pp_tree_node *o = out->nodes;
 	uint32_t n = 0, nopen = 0;
@@ -82,45 +112,28 @@ static void copy_kept(struct pp_tree *out, const struct pp_tree *t,
 		const struct pp_tree_node *src = &t->nodes[i];
 		struct pp_tree_node *c = &o[n];
 
+		if (!(flags[i] & LIVE)) {
+			i = src->end;
+			continue;
+		}
+		/* The nodes this one is not under end here. */
+		while (nopen > 0 && o[open[nopen - 1]].depth >= src->depth)
+			o[open[--nopen]].end = n;
+		c->parent = nopen ? open[nopen - 1] : PP_NONE;
 		c->frame = src->frame;
 		c->depth = src->depth;
-		c->self = 0;
-		if (i == 0) {
-			path[0] = 0;
-			c->parent = PP_NONE;
-		} else {
-			path[c->depth] = path[c->depth - 1] | fm[src->frame];
-			if (path[c->depth] & PP_TREE_MARK_DROP) {
-				i = src->end; /* every stack below is dropped */
-				continue;
-			}
-			c->parent = last[c->depth - 1];
-			if (path_kept(path[c->depth]))
-				c->self = src->self;
-		}
+		c->self = flags[i] & SELF_KEPT ? src->self : 0;
 		c->total = c->self;
-		last[c->depth] = n++;
+		if (c->depth > out->max_depth)
+			out->max_depth = c->depth;
+		open[nopen++] = n++;
 		i++;
 	}
+	while (nopen > 0)
+		o[open[--nopen]].end = n;
 	for (uint32_t i = n; i-- > 1;)
 		o[o[i].parent].total += o[i].total;
-	out->nnodes = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		struct pp_tree_node c = o[i];
-
-		if (i > 0 && c.total == 0)
-			continue;
-		/* The nodes this one is not under end here. */
-		while (nopen > 0 && o[last[nopen - 1]].depth >= c.depth)
-			o[last[--nopen]].end = out->nnodes;
-		c.parent = nopen ? last[nopen - 1] : PP_NONE;
-		if (c.depth > out->max_depth)
-			out->max_depth = c.depth;
-		o[out->nnodes] = c;
-		last[nopen++] = out->nnodes++;
-	}
-	while (nopen > 0)
-		o[last[--nopen]].end = out->nnodes;
+	out->nnodes = n;
 }
 
 int pp_tree_select(struct pp_ctx *ctx, const struct pp_tree *t,
@@ -128,7 +141,7 @@ int pp_tree_select(struct pp_ctx *ctx, const struct pp_tree *t,
 {
 	const struct pp_graph *g = t->graph;
 	const struct pp_profile *p = g->prof;
-	unsigned char *fm = NULL, *path = NULL;
+	unsigned char *fm = NULL, *path = NULL, *flags = NULL;
 	uint32_t *last = NULL;
 	struct pp_tree *s = NULL;
 	int err;
@@ -146,6 +159,7 @@ int pp_tree_select(struct pp_ctx *ctx, const struct pp_tree *t,
 	s = pp_calloc(ctx, 1, sizeof(*s));
 	path = pp_malloc(ctx, (size_t)t->max_depth + 1);
 	last = pp_malloc(ctx, ((size_t)t->max_depth + 1) * sizeof(*last));
+	flags = pp_calloc(ctx, t->nnodes, 1);
 	if (s) {
 		s->ctx = ctx;
 		/* At most t's nodes; the pages never written cost nothing. */
@@ -156,7 +170,8 @@ int pp_tree_select(struct pp_ctx *ctx, const struct pp_tree *t,
 		s->name_off = pp_malloc(ctx, ((size_t)g->nnodes + 1) *
 		                                     sizeof(*s->name_off));
 	}
-	if (!s || !path || !last || !s->nodes || !s->names || !s->name_off) {
+	if (!s || !path || !last || !flags || !s->nodes || !s->names ||
+	    !s->name_off) {
 		err = pp_error(ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -173,7 +188,8 @@ int pp_tree_select(struct pp_ctx *ctx, const struct pp_tree *t,
 	memcpy(s->name_off, t->name_off,
 	       ((size_t)g->nnodes + 1) * sizeof(*s->name_off));
 	s->names_size = t->names_size;
-	copy_kept(s, t, fm, path, last);
+	mark_kept(t, fm, path, flags);
+	copy_kept(s, t, flags, last);
 	{
 		/* Give back the pages of the nodes that went. */
 		void *shrunk = pp_realloc(
@@ -188,6 +204,7 @@ done:
 	pp_free(ctx, fm);
 	pp_free(ctx, path);
 	pp_free(ctx, last);
+	pp_free(ctx, flags);
 	if (err < 0) {
 		pp_tree_free(s);
 		return err;
