@@ -153,7 +153,9 @@ void pp_report_free(struct pp_report *r);
  * profile's total (total_profile unset or the whole): a refine of a flame
  * graph without filtering the profile. Its other reports would still show
  * every sample: a front end asks the session for such reports
- * (pp_session_get_tree_report). PP_EUNSUPPORTED when the tree cannot tell.
+ * (pp_session_get_tree_report). 1, and r left without a tree, when every
+ * sample stays: whole's tree reports are then r's. PP_EUNSUPPORTED when
+ * the tree cannot tell.
  */
 int pp_report_select_tree(struct pp_report *r, struct pp_report *whole,
                           const unsigned char *marks);

@@ -93,7 +93,8 @@ void pp_tree_free(struct pp_tree *t);
  * PP_TREE_MARK_DROP and one from a location marked PP_TREE_MARK_NEED
  * (pprof's focus and ignore: pp_profile_filter_marks makes such marks).
  * *out is the tree pp_tree_new makes on the filtered profile, node for
- * node; it owns its own graph and names and may outlive t.
+ * node; it owns its own graph and names and may outlive t. 1 (and *out
+ * NULL) when every sample stays: that tree is t.
  * PP_EUNSUPPORTED when the tree cannot tell (a diff's or negative values;
  * a frame made both by marked and unmarked locations, which can hide
  * whether a stack went through the marked one): build it from the

@@ -73,9 +73,13 @@ static bool path_kept(unsigned char m)
  * frame is above (flags starts zeroed), one pass up for the subtrees.
  * path[d]: the marks of the path down to depth d.
  */
-static void mark_kept(const struct pp_tree *t, const unsigned char *fm,
+static bool mark_kept(const struct pp_tree *t, const unsigned char *fm,
                       unsigned char *path, unsigned char *flags)
 {
+	/* Does every sample stay? No subtree dropped, no self lost (the
+	 * root's: samples without a frame, which the filter drops). */
+	bool all = t->nodes[0].self == 0;
+
 	path[0] = 0;
 	for (uint32_t i = 1; i < t->nnodes;) {
 		const struct pp_tree_node *n = &t->nodes[i];
@@ -83,17 +87,23 @@ static void mark_kept(const struct pp_tree *t, const unsigned char *fm,
 
 		if (m & PP_TREE_MARK_DROP) {
 			i = n->end; /* every stack below is dropped */
+			all = false;
 			continue;
 		}
 		path[n->depth] = m;
 		if (path_kept(m) && n->self != 0)
 			flags[i] = SELF_KEPT | LIVE;
+		else if (n->self != 0)
+			all = false;
 		i++;
 	}
+	if (all)
+		return true;
 	flags[0] |= LIVE;
 	for (uint32_t i = t->nnodes; i-- > 1;)
 		if (flags[i] & LIVE)
 			flags[t->nodes[i].parent] |= LIVE;
+	return false;
 }
 
 /*
@@ -188,7 +198,10 @@ int pp_tree_select(struct pp_ctx *ctx, const struct pp_tree *t,
 	memcpy(s->name_off, t->name_off,
 	       ((size_t)g->nnodes + 1) * sizeof(*s->name_off));
 	s->names_size = t->names_size;
-	mark_kept(t, fm, path, flags);
+	if (mark_kept(t, fm, path, flags)) {
+		err = 1; /* t itself */
+		goto done;
+	}
 	copy_kept(s, t, flags, last);
 	{
 		/* Give back the pages of the nodes that went. */
@@ -205,7 +218,7 @@ done:
 	pp_free(ctx, path);
 	pp_free(ctx, last);
 	pp_free(ctx, flags);
-	if (err < 0) {
+	if (err != 0) {
 		pp_tree_free(s);
 		return err;
 	}

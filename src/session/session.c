@@ -43,6 +43,9 @@ struct aggregate {
 	unsigned long long used;
 	unsigned long long filtered; /* its filtered profile's id */
 	bool relative;
+	/* A tree report of a refine that keeps every sample: rpt is NULL
+	 * and the whole profile's report answers. */
+	bool whole;
 	struct pp_report_opts key; /* strings below */
 	char *sample_index, *unit, *source_path, *trim_path;
 	struct pp_report *rpt;
@@ -534,19 +537,21 @@ static int get_selected(struct pp_session *s, struct filtered *f,
 	 * source's. */
 	if (o->relative_percentages)
 		return PP_EUNSUPPORTED;
+	memset(&whole_opts.filter, 0, sizeof(whole_opts.filter));
+	whole_opts.tagroot = whole_opts.tagleaf = NULL;
 	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++) {
 		struct aggregate *e = &s->aggregates[i];
 
 		if (e->id && e->filtered == f->id && !e->relative &&
 		    pp_report_opts_same_aggregate(&e->key, &o->report)) {
 			e->used = ++s->clock;
+			if (e->whole)
+				break; /* the whole profile's report answers */
 			pp_report_set_view(e->rpt, &o->report);
 			*out = e->rpt;
 			return 0;
 		}
 	}
-	memset(&whole_opts.filter, 0, sizeof(whole_opts.filter));
-	whole_opts.tagroot = whole_opts.tagleaf = NULL;
 	/* f was used last, so making the whole profile's entry evicts
 	 * another. */
 	if ((err = get_filtered(s, &whole_opts, false, &whole_f)) < 0 ||
@@ -554,6 +559,15 @@ static int get_selected(struct pp_session *s, struct filtered *f,
 		return err;
 	if (f->id != fid)
 		return pp_error(s->ctx, PP_ENOTFOUND, "filtered entry lost");
+	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++) {
+		struct aggregate *e = &s->aggregates[i];
+
+		if (e->id && e->filtered == f->id && e->whole &&
+		    pp_report_opts_same_aggregate(&e->key, &o->report)) {
+			*out = whole;
+			return 0;
+		}
+	}
 	a.filtered = f->id;
 	a.key = o->report;
 	if ((err = dup_opt(s->ctx, o->report.sample_index, &a.sample_index)) <
@@ -576,6 +590,12 @@ static int get_selected(struct pp_session *s, struct filtered *f,
 	if ((err = pp_report_new(s->ctx, s->prof, &ro, &a.rpt)) < 0 ||
 	    (err = pp_report_select_tree(a.rpt, whole, f->marks)) < 0)
 		goto fail;
+	if (err == 1) {
+		/* Every sample stays: no second copy of the whole tree. */
+		pp_report_free(a.rpt);
+		a.rpt = NULL;
+		a.whole = true;
+	}
 	s->stats.aggregates++;
 	s->stats.selected++;
 	OLDEST(s->aggregates, PP_SESSION_KEEP_AGGREGATES, slot);
@@ -583,7 +603,7 @@ static int get_selected(struct pp_session *s, struct filtered *f,
 	*slot = a;
 	slot->id = ++s->next_id;
 	slot->used = ++s->clock;
-	*out = slot->rpt;
+	*out = slot->whole ? whole : slot->rpt;
 	return 0;
 fail:
 	aggregate_clear(s, &a);

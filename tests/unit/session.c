@@ -360,6 +360,34 @@ static void test_session__refines_keep_whole_tree(void **state)
 	assert_int_equal(st.selected, 5);
 }
 
+/* A refine that keeps every sample is answered by the whole profile's
+ * report, without a second copy of its tree. */
+static void test_session__refine_keeping_all_is_whole(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_view_opts o = {0};
+	struct pp_report *whole, *r;
+	char *got, *want;
+
+	assert_int_equal(pp_session_get_report(f->s, &o, &whole), 0);
+	o.filter.focus = ".";
+	assert_int_equal(pp_session_get_tree_report(f->s, &o, &r), 0);
+	assert_ptr_equal(r, whole);
+	/* Again, from the cache. */
+	assert_int_equal(pp_session_get_tree_report(f->s, &o, &r), 0);
+	assert_ptr_equal(r, whole);
+	got = tree_text(f->s, &o, true);
+	want = tree_text_fresh(&o);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	assert_int_equal(stats(f->s).filters, 0);
+	assert_int_equal(stats(f->s).graphs, 1);
+	/* The profile's top with the same focus filters it. */
+	step(f->s, PP_REPORT_TOP, &o);
+	assert_int_equal(stats(f->s).filters, 1);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -373,6 +401,7 @@ int main(void)
 	        T(test_session__bad_options_fail_cleanly),
 	        T(test_session__refine_selects_tree),
 	        T(test_session__refines_keep_whole_tree),
+	        T(test_session__refine_keeping_all_is_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
