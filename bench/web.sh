@@ -58,6 +58,8 @@ again=$(get "/api/flame?width=1200")
 zoom=$(get "/api/flame?width=1200&root=1")
 refine=$(get "/api/flame?width=1200&f=runtime")
 refine_again=$(get "/api/flame?width=1200&f=runtime")
+refine2=$(get "/api/flame?width=1200&f=mallocgc")
+refine3=$(get "/api/flame?width=1200&i=mallocgc")
 top_api=$(get "/api/top")
 size=$(curl -s "$url/api/flame?width=1200" | wc -c)
 # The load test's views once each first: what it then measures is the
@@ -89,6 +91,8 @@ cat <<REPORT
 | zoom (/api/flame?root=1) | ${zoom} s | $(ratio "$zoom" "$top") x top |
 | refine (/api/flame?f=runtime, first) | ${refine} s | $(ratio "$refine" "$top") x top |
 | refine again (cached) | ${refine_again} s | $(ratio "$refine_again" "$top") x top |
+| another refine (/api/flame?f=mallocgc, first) | ${refine2} s | $(ratio "$refine2" "$top") x top |
+| another (/api/flame?i=mallocgc, first) | ${refine3} s | $(ratio "$refine3" "$top") x top |
 | /api/top | ${top_api} s | $(ratio "$top_api" "$top") x top |
 
 The flame answer at width 1200 is $(numfmt --to=iec "$size") of JSON.
