@@ -152,6 +152,59 @@ static void test_view__peek_pattern(void **state)
 	pp_regex_free(a2);
 }
 
+/* pp_graph_accumulate_kept against the one-thread pass it stands for,
+ * with every node kept and with some dropped (residual edges), on two
+ * profiles: the same edges in the same order, the same flat. */
+static void check_kept_pass(const char *path, uint32_t every)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *prof = NULL;
+	struct pp_graph *a = NULL, *b = NULL;
+	struct pp_graph_opts go = {0};
+	bool *kept;
+	uint32_t nkept = 0;
+
+	assert_int_equal(pp_source_open(&ctx, path, &prof), 0);
+	assert_int_equal(pp_profile_sample_index(prof, NULL, &go.sample_index),
+	                 0);
+	assert_int_equal(pp_graph_new(&ctx, prof, &go, &a), 0);
+	assert_int_equal(pp_graph_new(&ctx, prof, &go, &b), 0);
+	kept = calloc(a->nnodes, sizeof(*kept));
+	for (uint32_t n = 0; n < a->nnodes; n += every) {
+		kept[n] = true;
+		nkept++;
+	}
+	assert_int_equal(pp_graph_accumulate(a, kept, PP_EDGES_ALL), 0);
+	assert_int_equal(pp_graph_accumulate_kept(b, kept), 0);
+	assert_true(b->nedges > 0);
+	assert_int_equal(a->nedges, b->nedges);
+	for (uint32_t e = 0; e < a->nedges; e++) {
+		assert_int_equal(a->edges[e].src, b->edges[e].src);
+		assert_int_equal(a->edges[e].dst, b->edges[e].dst);
+		assert_int_equal(a->edges[e].weight, b->edges[e].weight);
+		assert_int_equal(a->edges[e].weight_div,
+		                 b->edges[e].weight_div);
+		assert_int_equal(a->edges[e].residual, b->edges[e].residual);
+		assert_int_equal(a->edges[e].is_inline, b->edges[e].is_inline);
+	}
+	for (uint32_t n = 0; n < a->nnodes; n++)
+		if (kept[n])
+			assert_int_equal(a->nodes[n].flat, b->nodes[n].flat);
+	free(kept);
+	pp_graph_free(a);
+	pp_graph_free(b);
+	pp_profile_free(prof);
+}
+
+static void test_view__kept_pass(void **state)
+{
+	(void)state;
+	check_kept_pass("testdata/go/cpu.pb.gz", 1);    /* all kept */
+	check_kept_pass("testdata/go/cpu.pb.gz", 3);    /* a third kept */
+	check_kept_pass("testdata/go/allocs.pb.gz", 1); /* all kept */
+	check_kept_pass("testdata/go/allocs.pb.gz", 2); /* half kept */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +212,7 @@ int main(void)
 	        cmocka_unit_test(test_view__node_cutoff),
 	        cmocka_unit_test(test_view__visual),
 	        cmocka_unit_test(test_view__peek_pattern),
+	        cmocka_unit_test(test_view__kept_pass),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
