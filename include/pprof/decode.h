@@ -36,6 +36,26 @@ int pp_decode_owned(struct pp_ctx *ctx, const char *name, uint8_t *data,
                     size_t len, struct pp_profile **out);
 
 /*
+ * A profile.proto decoded while its bytes arrive (from an inflater on
+ * another thread), so that decoding need not wait for the whole file.
+ * Push the bytes in order, in pieces of any size (the first at least 4096
+ * bytes, or the stream gives up), then finish. The profile is the one
+ * pp_decode makes of the same bytes. push and finish return 0, or 1 when
+ * this path gave up -- the input is not profile.proto, is malformed, or is
+ * laid out in a way it does not take -- and the caller must then decode
+ * the whole bytes with pp_decode, which names any error; nothing is left
+ * in ctx. After 1, further pushes do nothing.
+ */
+struct pp_decode_stream;
+int pp_decode_stream_new(struct pp_ctx *ctx, const char *name,
+                         struct pp_decode_stream **out);
+int pp_decode_stream_push(struct pp_decode_stream *s, const uint8_t *data,
+                          size_t len);
+int pp_decode_stream_finish(struct pp_decode_stream *s,
+                            struct pp_profile **out);
+void pp_decode_stream_free(struct pp_decode_stream *s);
+
+/*
  * Whether the first len bytes of a profile (a few kilobytes, from the
  * start) could begin some format pp_decode reads: false only for what is
  * surely none (zeros, binary that is no protobuf), so a decompression bomb

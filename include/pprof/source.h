@@ -36,6 +36,21 @@ int pp_source_gunzip(struct pp_ctx *ctx, const char *name, const uint8_t *data,
                      size_t len, struct pp_bytes *out);
 
 /*
+ * Inflate gzip data (one or more members) on a second thread, handing its
+ * output to consume(arg, piece, n) in order, piece by piece, on the
+ * calling thread as it is made, so that consuming it (decoding) runs
+ * alongside. what, if not NULL, is the progress line ("decoding NAME"),
+ * reported in compressed bytes. Returns 0 when the whole stream was
+ * inflated and consumed; 1 when it was not -- built without ISA-L, data
+ * not well-formed gzip, larger than ctx->max_size inflated, or consume
+ * returned nonzero -- and the caller then uses pp_source_gunzip, which
+ * names any error. Nothing is left in ctx.
+ */
+int pp_source_gunzip_each(
+        struct pp_ctx *ctx, const char *what, const uint8_t *data, size_t len,
+        int (*consume)(void *arg, const uint8_t *piece, size_t n), void *arg);
+
+/*
  * Streaming inflate for data that arrives in pieces (HTTP bodies, pipes):
  * feed with pp_gunzip_stream_push, then pp_gunzip_stream_finish.
  */

@@ -27,6 +27,7 @@
 #include "profile/idmap.h"
 #include "profile/legacy.h"
 #include "profile/perfscript.h"
+#include "profile/textscan.h"
 #include "profile/wire.h"
 #include "util/pages.h"
 #include "util/scratch.h"
@@ -975,9 +976,13 @@ static int named(struct pp_ctx *ctx, const char *name, int err)
 	return pp_error(ctx, err, "%s: %s", name, detail);
 }
 
+static int adopt_samples(struct decoder *d, struct pp_decode_stream *s);
+
+/* The samples are walk 4's, or with pre, those a stream decoded already
+ * (data is then every other field). */
 static int decode_proto(struct pp_ctx *ctx, const char *name,
                         const uint8_t *data, size_t len, bool release_input,
-                        struct pp_profile **out)
+                        struct pp_decode_stream *pre, struct pp_profile **out)
 {
 	struct decoder d;
 	int err;
@@ -1012,7 +1017,8 @@ static int decode_proto(struct pp_ctx *ctx, const char *name,
 	                         d.max_id[F_LOCATION])) < 0)
 		goto done;
 	if ((err = reserve(&d)) < 0 || (err = walk_header(&d)) < 0 ||
-	    (err = walk_locations(&d)) < 0 || (err = walk_samples(&d)) < 0)
+	    (err = walk_locations(&d)) < 0 ||
+	    (err = pre ? adopt_samples(&d, pre) : walk_samples(&d)) < 0)
 		goto done;
 	if (d.p->nsample_types == 0 && d.p->nsamples == 0 &&
 	    d.p->nlocations == 0)
@@ -1159,7 +1165,7 @@ int pp_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
 	text = looks_like_text(data, len);
 	if (text && (err = decode_our_text(ctx, name, data, len, out)) <= 0)
 		return err;
-	err = decode_proto(ctx, name, data, len, false, out);
+	err = decode_proto(ctx, name, data, len, false, NULL, out);
 	return named(ctx, name, text ? text_unrecognized(ctx, name, err) : err);
 }
 
@@ -1179,8 +1185,438 @@ int pp_decode_owned(struct pp_ctx *ctx, const char *name, uint8_t *data,
 		pp_free(ctx, data);
 		return err;
 	}
-	err = decode_proto(ctx, name, data, len, true, out);
+	err = decode_proto(ctx, name, data, len, true, NULL, out);
 
 	pp_free(ctx, data);
 	return named(ctx, name, text ? text_unrecognized(ctx, name, err) : err);
+}
+
+/*
+ * Decoding as the bytes arrive (pp_decode_stream_*). Go writes the samples
+ * first and the locations and strings they refer to after them, so a
+ * sample is kept as the file wrote it -- location id - 1, label string
+ * indices -- and mapped once the rest has arrived; when the file numbers
+ * its locations 1..N in order, as Go does, the ids minus one already are
+ * the indices and nothing is rewritten. Every other top-level field is
+ * kept verbatim, in order, and decoded at the end by the walks above, so
+ * the profile is the one pp_decode makes of the same bytes. Anything this
+ * path does not expect (a sample type after a sample, an id past 32 bits,
+ * any malformed field, legacy or text input) makes it give up, and the
+ * caller decodes the whole bytes with pp_decode, which says what is wrong.
+ */
+struct pp_decode_stream {
+	struct pp_ctx *ctx;
+	const char *name;
+	bool started, failed, seen_sample;
+	uint8_t *rest; /* every field but the samples, verbatim */
+	size_t nrest, cap_rest;
+	uint8_t *carry; /* a field split between two pushes */
+	size_t ncarry, cap_carry;
+	struct sample_sink k; /* ids - 1 and string indices, as in the file */
+	size_t nt;            /* sample types before the first sample */
+	uint64_t nloc_ids;    /* 1 + the largest location id - 1 */
+	uint64_t max_str;     /* the largest label string index */
+};
+
+/* How much of the start is looked at to rule out the other formats. */
+#define STREAM_HEAD 4096
+
+int pp_decode_stream_new(struct pp_ctx *ctx, const char *name,
+                         struct pp_decode_stream **out)
+{
+	struct pp_decode_stream *s = pp_calloc(ctx, 1, sizeof(*s));
+
+	*out = s;
+	if (!s)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	s->ctx = ctx;
+	s->name = name;
+	return 0;
+}
+
+void pp_decode_stream_free(struct pp_decode_stream *s)
+{
+	if (!s)
+		return;
+	pp_free(s->ctx, s->rest);
+	pp_free(s->ctx, s->carry);
+	pp_free(s->ctx, s->k.samples);
+	pp_free(s->ctx, s->k.locs);
+	pp_free(s->ctx, s->k.values);
+	pp_free(s->ctx, s->k.labels);
+	pp_free(s->ctx, s->k.vals);
+	pp_free(s->ctx, s);
+}
+
+/* 1 when a legacy reader takes data; 0 otherwise. */
+static int legacy_takes(struct pp_ctx *ctx, const char *name,
+                        const uint8_t *data, size_t len)
+{
+	struct pp_profile *p = NULL;
+	int err = decode_legacy(ctx, name, data, len, &p);
+
+	if (err <= 0) {
+		pp_profile_free(p);
+		ctx->message[0] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether the start rules out every format but profile.proto: not text
+ * (decided from the first 4096 bytes, as pp_decode does), and no legacy
+ * reader takes it. Those readers decide from the first lines that are not
+ * blank, so the start is cut after its last whole line, which must hold one.
+ */
+static bool head_is_proto(struct pp_ctx *ctx, const char *name,
+                          const uint8_t *data, size_t len)
+{
+	const uint8_t *cut = data + len;
+	struct pp_lines ls;
+	struct pp_span line;
+	bool found = false;
+
+	if (len < STREAM_HEAD || looks_like_text(data, STREAM_HEAD) ||
+	    !sniff_proto(data, data + STREAM_HEAD))
+		return false;
+	while (cut > data && cut[-1] != '\n')
+		cut--;
+	pp_lines__init(&ls, data, (size_t)(cut - data));
+	while (!found && pp_lines__next(&ls, &line))
+		found = !pp_span__blank_or_comment(line);
+	return found &&
+	       legacy_takes(ctx, name, data, (size_t)(cut - data)) == 0;
+}
+
+static bool stream_append(struct pp_decode_stream *s, uint8_t **buf, size_t *n,
+                          size_t *cap, const uint8_t *data, size_t len)
+{
+	if (pp_grow(s->ctx, (void **)buf, cap, *n + len, 1) < 0)
+		return false;
+	memcpy(*buf + *n, data, len);
+	*n += len;
+	return true;
+}
+
+/* One sample as the file wrote it: add_sample without the tables. */
+static bool stream_sample(struct pp_decode_stream *s, const struct pp_field *sf)
+{
+	struct sample_sink *k = &s->k;
+	struct pp_wire w = {sf->data, sf->data + sf->len};
+	struct pp_field f = {0};
+	size_t loc_first = k->nlocs, label_first = k->nlabels, nvals = 0;
+	struct pp_sample *smp;
+	int r;
+
+	if (sf->type != PP_WT_LEN || k->nsamples >= UINT32_MAX - 1)
+		return false;
+	while ((r = pp_wire_next(&w, &f)) > 0) {
+		const uint8_t *q, *end;
+		size_t n = k->nlocs, most;
+		uint64_t v;
+
+		if (f.number != 1 && f.number != 2 && f.number != 3)
+			continue;
+		if (f.number != 3 && f.type == PP_WT_VARINT) {
+			q = end = NULL;
+			most = 1;
+		} else if (f.type == PP_WT_LEN) {
+			q = f.data;
+			end = f.data + f.len;
+			most = f.len;
+		} else {
+			return false;
+		}
+		switch (f.number) {
+		case 1:
+			if (n + most > UINT32_MAX ||
+			    pp_grow(s->ctx, (void **)&k->locs, &k->cap_locs,
+			            n + most, sizeof(*k->locs)) < 0)
+				return false;
+			if (!q) {
+				if (f.varint == 0 || f.varint >= UINT32_MAX)
+					return false;
+				k->locs[n++] = (uint32_t)(f.varint - 1);
+				if (f.varint > s->nloc_ids)
+					s->nloc_ids = f.varint;
+			}
+			while (q && q < end) {
+				if (!(q = packed_varint(q, end, &v)) ||
+				    v == 0 || v >= UINT32_MAX)
+					return false;
+				k->locs[n++] = (uint32_t)(v - 1);
+				if (v > s->nloc_ids)
+					s->nloc_ids = v;
+			}
+			k->nlocs = n;
+			break;
+		case 2:
+			if (pp_grow(s->ctx, (void **)&k->vals, &k->cap_vals,
+			            nvals + most, sizeof(*k->vals)) < 0)
+				return false;
+			if (!q)
+				k->vals[nvals++] = (int64_t)f.varint;
+			while (q && q < end) {
+				if (!(q = packed_varint(q, end, &v)))
+					return false;
+				k->vals[nvals++] = (int64_t)v;
+			}
+			break;
+		case 3: {
+			struct pp_wire lw = {f.data, f.data + f.len};
+			struct pp_field lf = {0};
+			int64_t idx[4] = {0, 0, 0, 0}; /* key, str, num, unit */
+			struct pp_label *l;
+			int lr;
+
+			if (k->nlabels >= UINT32_MAX - 1 ||
+			    pp_grow(s->ctx, (void **)&k->labels, &k->cap_labels,
+			            k->nlabels + 1, sizeof(*k->labels)) < 0)
+				return false;
+			while ((lr = pp_wire_next(&lw, &lf)) > 0)
+				if (lf.type == PP_WT_VARINT && lf.number >= 1 &&
+				    lf.number <= 4)
+					idx[lf.number - 1] = (int64_t)lf.varint;
+			if (lr < 0)
+				return false;
+			for (int i = 0; i < 4; i++) {
+				if (i == 2)
+					continue;
+				if (idx[i] < 0 || idx[i] >= UINT32_MAX)
+					return false;
+				if ((uint64_t)idx[i] > s->max_str)
+					s->max_str = (uint64_t)idx[i];
+			}
+			l = &k->labels[k->nlabels++];
+			l->key = (pp_str)idx[0];
+			l->str = (pp_str)idx[1];
+			l->num = idx[2];
+			l->num_unit = (pp_str)idx[3];
+			break;
+		}
+		}
+	}
+	if (r < 0 || nvals != s->nt ||
+	    pp_grow(s->ctx, (void **)&k->samples, &k->cap_samples,
+	            k->nsamples + 1, sizeof(*k->samples)) < 0 ||
+	    pp_grow(s->ctx, (void **)&k->values, &k->cap_values,
+	            (k->nsamples + 1) * s->nt + 1, sizeof(*k->values)) < 0)
+		return false;
+	if (s->nt)
+		memcpy(k->values + k->nsamples * s->nt, k->vals,
+		       s->nt * sizeof(*k->vals));
+	smp = &k->samples[k->nsamples++];
+	smp->loc_first = (uint32_t)loc_first;
+	smp->loc_count = (uint32_t)(k->nlocs - loc_first);
+	smp->label_first = (uint32_t)label_first;
+	smp->label_count = (uint32_t)(k->nlabels - label_first);
+	return true;
+}
+
+/* One whole top-level field, [begin, end) of the stream. */
+static bool stream_field(struct pp_decode_stream *s, const struct pp_field *f,
+                         const uint8_t *begin, const uint8_t *end)
+{
+	if (f->number == F_SAMPLE) {
+		s->seen_sample = true;
+		return stream_sample(s, f);
+	}
+	if (f->number == F_SAMPLE_TYPE) {
+		if (s->seen_sample)
+			return false;
+		s->nt++;
+	}
+	return stream_append(s, &s->rest, &s->nrest, &s->cap_rest, begin,
+	                     (size_t)(end - begin));
+}
+
+/*
+ * The length of the field at the start of [p, end): 1 with *n set when it
+ * is whole, 0 when it goes on past end, -1 when malformed.
+ */
+static int field_extent(const uint8_t *p, const uint8_t *end, size_t *n)
+{
+	struct pp_wire w = {p, end};
+	uint64_t key, len;
+	size_t head;
+
+	*n = 0;
+	for (const uint8_t *q = p; q < end && q - p < 10; q++)
+		if (!(*q & 0x80))
+			goto have_key;
+	return end - p < 10 ? 0 : -1;
+have_key:
+	if (!pp_wire_varint(&w, &key) || (key >> 3) == 0)
+		return -1;
+	switch (key & 7) {
+	case PP_WT_VARINT:
+		for (const uint8_t *q = w.p; q < end && q - w.p < 10; q++)
+			if (!(*q & 0x80)) {
+				*n = (size_t)(q + 1 - p);
+				return 1;
+			}
+		return end - w.p < 10 ? 0 : -1;
+	case PP_WT_I64:
+	case PP_WT_I32:
+		head = (size_t)(w.p - p) + ((key & 7) == PP_WT_I64 ? 8 : 4);
+		if ((size_t)(end - p) < head)
+			return 0;
+		*n = head;
+		return 1;
+	case PP_WT_LEN:
+		for (const uint8_t *q = w.p; q < end && q - w.p < 10; q++)
+			if (!(*q & 0x80))
+				goto have_len;
+		return end - w.p < 10 ? 0 : -1;
+	have_len:
+		if (!pp_wire_varint(&w, &len) || len > SIZE_MAX / 2)
+			return -1;
+		head = (size_t)(w.p - p);
+		*n = head + (size_t)len;
+		return (uint64_t)(end - p) >= head + len ? 1 : 0;
+	default:
+		return -1;
+	}
+}
+
+/* Decode the whole fields of [p, end); the tail of a cut field is kept. */
+static bool stream_fields(struct pp_decode_stream *s, const uint8_t *p,
+                          const uint8_t *end)
+{
+	struct pp_wire w = {p, end};
+	struct pp_field f = {0};
+	int r;
+
+	for (;;) {
+		const uint8_t *begin = w.p;
+		size_t n;
+
+		if ((r = pp_wire_next(&w, &f)) > 0) {
+			if (!stream_field(s, &f, begin, w.p))
+				return false;
+			continue;
+		}
+		if (r == 0)
+			return true;
+		/* Cut by the end of this push, or malformed. */
+		if (field_extent(begin, end, &n) != 0)
+			return false;
+		return stream_append(s, &s->carry, &s->ncarry, &s->cap_carry,
+		                     begin, (size_t)(end - begin));
+	}
+}
+
+int pp_decode_stream_push(struct pp_decode_stream *s, const uint8_t *data,
+                          size_t len)
+{
+	const uint8_t *end = data + len;
+
+	if (s->failed)
+		return 1;
+	if (!s->started) {
+		s->started = true;
+		if (!head_is_proto(s->ctx, s->name, data, len))
+			goto give_up;
+	}
+	/* First finish the field the last push cut. */
+	while (s->ncarry && data < end) {
+		struct pp_wire w;
+		struct pp_field f = {0};
+		size_t n, take;
+		int r = field_extent(s->carry, s->carry + s->ncarry, &n);
+
+		if (r < 0)
+			goto give_up;
+		take = r == 0 && n > s->ncarry ? n - s->ncarry : 16;
+		if (take > (size_t)(end - data))
+			take = (size_t)(end - data);
+		if (r > 0)
+			take = 0;
+		if (take && !stream_append(s, &s->carry, &s->ncarry,
+		                           &s->cap_carry, data, take))
+			goto give_up;
+		data += take;
+		if (field_extent(s->carry, s->carry + s->ncarry, &n) <= 0)
+			continue;
+		/* Whole: give back what belongs to the next field. */
+		data -= s->ncarry - n;
+		s->ncarry = n;
+		w.p = s->carry;
+		w.end = s->carry + n;
+		if (pp_wire_next(&w, &f) <= 0 ||
+		    !stream_field(s, &f, s->carry, s->carry + n))
+			goto give_up;
+		s->ncarry = 0;
+	}
+	if (data < end && !stream_fields(s, data, end))
+		goto give_up;
+	return 0;
+give_up:
+	s->failed = true;
+	return 1;
+}
+
+int pp_decode_stream_finish(struct pp_decode_stream *s, struct pp_profile **out)
+{
+	*out = NULL;
+	if (s->failed || !s->started || s->ncarry ||
+	    decode_proto(s->ctx, s->name, s->rest, s->nrest, false, s, out) <
+	            0) {
+		s->failed = true;
+		s->ctx->message[0] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The stream's samples into the profile decoded from the other fields:
+ * ids and string indices checked and mapped, as walk 4 does.
+ */
+static int adopt_samples(struct decoder *d, struct pp_decode_stream *s)
+{
+	struct sample_sink *k = &s->k;
+	struct pp_profile *p = d->p;
+	bool identity =
+	        d->locations.direct && s->nloc_ids < d->locations.ndirect;
+	int err;
+
+	if (p->nsample_types != s->nt || s->max_str >= d->nstrings)
+		return bad(d, "stream");
+	for (uint64_t id = 1; identity && id <= s->nloc_ids; id++)
+		identity = d->locations.direct[id] == id - 1;
+	for (size_t i = 0; !identity && i < k->nlocs; i++) {
+		uint32_t index =
+		        pp_idmap_get(&d->locations, (uint64_t)k->locs[i] + 1);
+
+		if (index == PP_NONE)
+			return bad(d, "stream");
+		k->locs[i] = index;
+	}
+	for (size_t i = 0; i < k->nlabels; i++) {
+		struct pp_label *l = &k->labels[i];
+
+		l->key = d->strmap[l->key];
+		l->str = d->strmap[l->str];
+		l->num_unit = d->strmap[l->num_unit];
+	}
+	/* Every array stays allocated, as pp_profile_new leaves them. */
+	if ((err = pp_grow(d->ctx, (void **)&k->samples, &k->cap_samples, 1,
+	                   sizeof(*k->samples))) < 0 ||
+	    (err = pp_grow(d->ctx, (void **)&k->locs, &k->cap_locs, 1,
+	                   sizeof(*k->locs))) < 0 ||
+	    (err = pp_grow(d->ctx, (void **)&k->values, &k->cap_values, 1,
+	                   sizeof(*k->values))) < 0 ||
+	    (err = pp_grow(d->ctx, (void **)&k->labels, &k->cap_labels, 1,
+	                   sizeof(*k->labels))) < 0)
+		return err;
+	pp_free(d->ctx, p->samples);
+	pp_free(d->ctx, p->sample_locs);
+	pp_free(d->ctx, p->values);
+	pp_free(d->ctx, p->labels);
+	sink_to_profile(k, p);
+	pp_free(d->ctx, k->vals);
+	memset(k, 0, sizeof(*k));
+	return 0;
 }

@@ -1,0 +1,423 @@
+/*
+ * A gzip'd profile.proto decoded while its bytes arrive
+ * (pp_decode_stream_*), fed by ISA-L inflating on a second thread
+ * (pp_source_gunzip_each): the same model as pp_decode of the whole bytes
+ * whatever the pieces, location ids in order, out of order or sparse;
+ * and "give up" (1, nothing in ctx) for whatever this path does not take,
+ * so that the caller decodes the whole bytes and names the error.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include <cmocka.h>
+
+#include "pprof/decode.h"
+#include "pprof/source.h"
+
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static void put(struct buf *b, const void *data, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2;
+		b->p = realloc(b->p, b->cap);
+		assert_non_null(b->p);
+	}
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+static void varint(struct buf *b, uint64_t v)
+{
+	uint8_t tmp[10];
+	size_t n = 0;
+
+	do {
+		tmp[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			tmp[n] |= 0x80;
+		n++;
+	} while (v);
+	put(b, tmp, n);
+}
+
+static void field_bytes(struct buf *b, uint32_t field, const struct buf *m)
+{
+	varint(b, (uint64_t)field << 3 | 2);
+	varint(b, m->len);
+	put(b, m->p, m->len);
+}
+
+static void field_varint(struct buf *b, uint32_t field, uint64_t v)
+{
+	varint(b, (uint64_t)field << 3);
+	varint(b, v);
+}
+
+enum { NSAMPLES = 20000, NLOCS = 500 };
+
+enum ids { IN_ORDER, REVERSED, SPARSE };
+
+enum flaw {
+	NONE,
+	TYPE_AFTER_SAMPLE, /* a sample type after the samples */
+	UNKNOWN_LOCATION,  /* a sample names a location that is not there */
+	LABEL_STRING,      /* a label's string index past the table */
+};
+
+/* The file id of location i (0-based). */
+static uint64_t loc_id(enum ids ids, uint32_t i)
+{
+	return ids == SPARSE ? ((uint64_t)i + 1) * 1000003u : (uint64_t)i + 1;
+}
+
+/* Go's layout: sample types, samples, locations, functions, strings. */
+static struct buf build(enum ids ids, enum flaw flaw)
+{
+	struct buf b = {0}, m = {0}, packed = {0};
+	uint64_t x = 12345;
+
+	for (int t = 0; t < 2; t++) {
+		m.len = 0;
+		field_varint(&m, 1, 1 + 2 * (uint64_t)t);
+		field_varint(&m, 2, 2 + 2 * (uint64_t)t);
+		field_bytes(&b, 1, &m);
+	}
+	for (uint32_t s = 0; s < NSAMPLES; s++) {
+		uint32_t depth;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		depth = 1 + (uint32_t)(x >> 59);
+		m.len = 0;
+		packed.len = 0;
+		for (uint32_t i = 0; i < depth; i++)
+			varint(&packed,
+			       loc_id(ids, (x >> ((i * 2 + 3) % 61)) % NLOCS));
+		if (flaw == UNKNOWN_LOCATION && s == NSAMPLES - 10)
+			varint(&packed, 7777777);
+		field_bytes(&m, 1, &packed);
+		packed.len = 0;
+		varint(&packed, s % 7);
+		varint(&packed, (s % 13) * 1000);
+		field_bytes(&m, 2, &packed);
+		if (s % 5 == 0) {
+			struct buf l = {0};
+
+			field_varint(&l, 1, 5);
+			field_varint(&l, 2,
+			             flaw == LABEL_STRING && s == 500
+			                     ? 99
+			                     : 6 + s % 2);
+			field_bytes(&m, 3, &l);
+			free(l.p);
+		}
+		if (s % 11 == 0) {
+			struct buf l = {0};
+
+			field_varint(&l, 1, 8);
+			field_varint(&l, 3, s);
+			field_varint(&l, 4, 4);
+			field_bytes(&m, 3, &l);
+			free(l.p);
+		}
+		field_bytes(&b, 2, &m);
+	}
+	if (flaw == TYPE_AFTER_SAMPLE) {
+		m.len = 0;
+		field_varint(&m, 1, 1);
+		field_varint(&m, 2, 2);
+		field_bytes(&b, 1, &m);
+	}
+	for (uint32_t k = 0; k < NLOCS; k++) {
+		uint32_t i = ids == REVERSED ? NLOCS - 1 - k : k;
+
+		m.len = 0;
+		field_varint(&m, 1, loc_id(ids, i));
+		field_varint(&m, 3, 0x1000 + i);
+		field_bytes(&b, 4, &m);
+	}
+	{
+		static const char *const strs[] = {
+		        "",  "samples", "count", "cpu", "nanoseconds",
+		        "k", "v1",      "v2",    "n"};
+
+		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+			struct buf t = {(uint8_t *)(uintptr_t)strs[i],
+			                strlen(strs[i]), 0};
+
+			field_bytes(&b, 6, &t);
+		}
+	}
+	free(m.p);
+	free(packed.p);
+	return b;
+}
+
+static void same_model(const struct pp_profile *a, const struct pp_profile *b)
+{
+	assert_int_equal(b->nsamples, a->nsamples);
+	assert_int_equal(b->nsample_locs, a->nsample_locs);
+	assert_int_equal(b->nlabels, a->nlabels);
+	assert_int_equal(b->nlocations, a->nlocations);
+	assert_int_equal(b->nsample_types, a->nsample_types);
+	for (uint32_t l = 0; l < a->nlocations; l++)
+		assert_int_equal(a->locations[l].address,
+		                 b->locations[l].address);
+	assert_memory_equal(a->samples, b->samples,
+	                    a->nsamples * sizeof(*a->samples));
+	assert_memory_equal(a->sample_locs, b->sample_locs,
+	                    a->nsample_locs * sizeof(*a->sample_locs));
+	assert_memory_equal(a->values, b->values,
+	                    a->nsamples * a->nsample_types * sizeof(int64_t));
+	for (size_t l = 0; l < a->nlabels; l++) {
+		const struct pp_label *la = &a->labels[l], *lb = &b->labels[l];
+
+		assert_string_equal(pp_profile_str(a, la->key),
+		                    pp_profile_str(b, lb->key));
+		assert_string_equal(pp_profile_str(a, la->str),
+		                    pp_profile_str(b, lb->str));
+		assert_string_equal(pp_profile_str(a, la->num_unit),
+		                    pp_profile_str(b, lb->num_unit));
+		assert_int_equal(la->num, lb->num);
+	}
+}
+
+/* Feed b in pieces: the first 4096 bytes, then sizes from steps. 0, or
+ * 1 as the stream gave up. */
+static int stream(struct pp_ctx *ctx, const struct buf *b, const size_t *steps,
+                  size_t nsteps, struct pp_profile **out)
+{
+	struct pp_decode_stream *s;
+	size_t at = 0, k = 0;
+	int r = 0;
+
+	*out = NULL;
+	assert_int_equal(pp_decode_stream_new(ctx, "s", &s), 0);
+	while (at < b->len && r == 0) {
+		size_t n = at == 0 ? 4096 : steps[k++ % nsteps];
+
+		if (n > b->len - at)
+			n = b->len - at;
+		r = pp_decode_stream_push(s, b->p + at, n);
+		at += n;
+	}
+	if (r == 0)
+		r = pp_decode_stream_finish(s, out);
+	pp_decode_stream_free(s);
+	assert_string_equal(ctx->message, "");
+	return r;
+}
+
+static void test_decode_stream__same_model(void **state)
+{
+	static const size_t steps[][4] = {{1, 1, 1, 1},
+	                                  {3, 17, 250, 1},
+	                                  {4096, 5000, 65536, 2},
+	                                  {1 << 20}};
+
+	(void)state;
+	for (int ids = IN_ORDER; ids <= SPARSE; ids++) {
+		struct buf b = build((enum ids)ids, NONE);
+		struct pp_ctx ctx = PP_CTX_INIT;
+		struct pp_profile *want = NULL;
+
+		assert_int_equal(pp_decode(&ctx, "s", b.p, b.len, &want), 0);
+		assert_int_equal(want->nsamples, NSAMPLES);
+		for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+			struct pp_profile *got = NULL;
+
+			assert_int_equal(stream(&ctx, &b, steps[i], 4, &got),
+			                 0);
+			same_model(want, got);
+			pp_profile_free(got);
+		}
+		pp_profile_free(want);
+		free(b.p);
+	}
+}
+
+static void test_decode_stream__gives_up(void **state)
+{
+	static const size_t steps[] = {1000};
+	static const enum flaw flaws[] = {TYPE_AFTER_SAMPLE, UNKNOWN_LOCATION,
+	                                  LABEL_STRING};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(flaws) / sizeof(flaws[0]); i++) {
+		struct buf b = build(IN_ORDER, flaws[i]);
+		struct pp_ctx ctx = PP_CTX_INIT;
+		struct pp_profile *p = NULL;
+
+		assert_int_equal(stream(&ctx, &b, steps, 1, &p), 1);
+		assert_null(p);
+		free(b.p);
+	}
+	{
+		/* Truncated inside the strings. */
+		struct buf b = build(IN_ORDER, NONE);
+		struct pp_ctx ctx = PP_CTX_INIT;
+		struct pp_profile *p = NULL;
+
+		b.len -= 2;
+		assert_int_equal(stream(&ctx, &b, steps, 1, &p), 1);
+		assert_null(p);
+		free(b.p);
+	}
+	{
+		/* Text (a legacy heap profile) and a start too short to
+		 * tell. */
+		struct buf b = {0};
+		struct pp_ctx ctx = PP_CTX_INIT;
+		struct pp_profile *p = NULL;
+		static const char heap[] =
+		        "heap profile: 1: 2 [3: 4] @ heap/1048576\n";
+
+		while (b.len < 8192)
+			put(&b, heap, sizeof(heap) - 1);
+		assert_int_equal(stream(&ctx, &b, steps, 1, &p), 1);
+		b.len = 100;
+		assert_int_equal(stream(&ctx, &b, steps, 1, &p), 1);
+		assert_null(p);
+		free(b.p);
+	}
+}
+
+/* gzip members of b, cut into n members. */
+static struct buf gzip_of(const struct buf *b, int n)
+{
+	struct buf out = {0};
+	size_t at = 0;
+
+	for (int i = 0; i < n; i++) {
+		size_t part = i == n - 1 ? b->len - at : b->len / (size_t)n;
+		uint8_t tmp[65536];
+		z_stream z;
+		int zr;
+
+		memset(&z, 0, sizeof(z));
+		assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 31, 8,
+		                              Z_DEFAULT_STRATEGY),
+		                 Z_OK);
+		z.next_in = b->p + at;
+		z.avail_in = (uInt)part;
+		do {
+			z.next_out = tmp;
+			z.avail_out = sizeof(tmp);
+			zr = deflate(&z, Z_FINISH);
+			put(&out, tmp, sizeof(tmp) - z.avail_out);
+		} while (zr == Z_OK);
+		assert_int_equal(zr, Z_STREAM_END);
+		deflateEnd(&z);
+		at += part;
+	}
+	return out;
+}
+
+static int collect(void *arg, const uint8_t *piece, size_t n)
+{
+	put(arg, piece, n);
+	return 0;
+}
+
+static int refuse(void *arg, const uint8_t *piece, size_t n)
+{
+	(void)arg;
+	(void)piece;
+	(void)n;
+	return 1;
+}
+
+static void test_decode_stream__gunzip_each(void **state)
+{
+	struct buf raw = build(REVERSED, NONE);
+#ifdef PP_HAVE_ISAL
+	const int streams = 0;
+#else
+	const int streams = 1; /* built without ISA-L: never this way */
+#endif
+
+	(void)state;
+	for (int members = 1; members <= 3; members++) {
+		struct buf gz = gzip_of(&raw, members), got = {0};
+		struct pp_ctx ctx = PP_CTX_INIT;
+
+		/* Zero padding after the last member is fine. */
+		put(&gz, "\0\0\0", 3);
+		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len,
+		                                       collect, &got),
+		                 streams);
+		if (!streams) {
+			assert_int_equal(got.len, raw.len);
+			assert_memory_equal(got.p, raw.p, raw.len);
+		}
+		/* The consumer gives up: so does the inflater. */
+		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len,
+		                                       refuse, NULL),
+		                 1);
+		/* Truncated, corrupt, over --max-size: not this way. */
+		got.len = 0;
+		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p,
+		                                       gz.len - 12, collect,
+		                                       &got),
+		                 1);
+		gz.p[gz.len / 2] ^= 0x55;
+		got.len = 0;
+		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len,
+		                                       collect, &got),
+		                 1);
+		gz.p[gz.len / 2] ^= 0x55;
+		ctx.max_size = raw.len - 1;
+		got.len = 0;
+		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len,
+		                                       collect, &got),
+		                 1);
+		ctx.max_size = raw.len;
+		got.len = 0;
+		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len,
+		                                       collect, &got),
+		                 streams);
+		assert_string_equal(ctx.message, "");
+		free(gz.p);
+		free(got.p);
+	}
+	free(raw.p);
+}
+
+/* Through pp_source_decode: the same profile as inflating it whole. */
+static void test_decode_stream__source_decode(void **state)
+{
+	struct buf raw = build(IN_ORDER, NONE), gz = gzip_of(&raw, 1);
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *want = NULL, *got = NULL;
+
+	(void)state;
+	assert_int_equal(pp_decode(&ctx, "s", raw.p, raw.len, &want), 0);
+	assert_int_equal(pp_source_decode(&ctx, "s", gz.p, gz.len, &got), 0);
+	same_model(want, got);
+	pp_profile_free(want);
+	pp_profile_free(got);
+	free(raw.p);
+	free(gz.p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_decode_stream__same_model),
+	        cmocka_unit_test(test_decode_stream__gives_up),
+	        cmocka_unit_test(test_decode_stream__gunzip_each),
+	        cmocka_unit_test(test_decode_stream__source_decode),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
