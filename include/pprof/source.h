@@ -8,6 +8,7 @@
 #ifndef PPROF_SOURCE_H
 #define PPROF_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,11 +45,17 @@ int pp_source_gunzip(struct pp_ctx *ctx, const char *name, const uint8_t *data,
  * inflated and consumed; 1 when it was not -- built without ISA-L, data
  * not well-formed gzip, larger than ctx->max_size inflated, or consume
  * returned nonzero -- and the caller then uses pp_source_gunzip, which
- * names any error. Nothing is left in ctx.
+ * names any error. Nothing is left in ctx. With release_input the data is
+ * the caller's to discard: pages of it already inflated are returned to
+ * the system as the inflate passes them (a big file's compressed bytes
+ * are not held while the model grows), and 2 instead of 1 says that this
+ * happened, so the caller must read the data again before inflating it.
  */
-int pp_source_gunzip_each(
-        struct pp_ctx *ctx, const char *what, const uint8_t *data, size_t len,
-        int (*consume)(void *arg, const uint8_t *piece, size_t n), void *arg);
+int pp_source_gunzip_each(struct pp_ctx *ctx, const char *what,
+                          const uint8_t *data, size_t len, bool release_input,
+                          int (*consume)(void *arg, const uint8_t *piece,
+                                         size_t n),
+                          void *arg);
 
 /*
  * Streaming inflate for data that arrives in pieces (HTTP bodies, pipes):

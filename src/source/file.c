@@ -99,11 +99,12 @@ static int push_piece(void *arg, const uint8_t *piece, size_t n)
  * A gzip'd profile decoded while a second thread inflates it, with no
  * inflated copy of the whole file. 1: not this way (no ISA-L, not
  * profile.proto, or anything amiss): inflate and decode it whole, which
- * also says what is wrong.
+ * also says what is wrong; 2: the same, but data's inflated pages were
+ * given back (release_input), so it must be read again first.
  */
 static int decode_while_inflating(struct pp_ctx *ctx, const char *name,
                                   const uint8_t *data, size_t len,
-                                  struct pp_profile **out)
+                                  bool release_input, struct pp_profile **out)
 {
 	struct pp_decode_stream *ds;
 	char what[320];
@@ -115,7 +116,8 @@ static int decode_while_inflating(struct pp_ctx *ctx, const char *name,
 		return 1;
 	}
 	snprintf(what, sizeof(what), "decoding %s", name);
-	r = pp_source_gunzip_each(ctx, what, data, len, push_piece, ds);
+	r = pp_source_gunzip_each(ctx, what, data, len, release_input,
+	                          push_piece, ds);
 	if (r == 0)
 		r = pp_decode_stream_finish(ds, out);
 	pp_decode_stream_free(ds);
@@ -132,7 +134,7 @@ int pp_source_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
 		return pp_error(ctx, PP_EFORMAT, "%s: empty input file", name);
 	if (!pp_source_is_gzip(data, len))
 		return pp_decode(ctx, name, data, len, out);
-	if (decode_while_inflating(ctx, name, data, len, out) == 0)
+	if (decode_while_inflating(ctx, name, data, len, false, out) == 0)
 		return 0;
 	if ((err = pp_source_gunzip(ctx, name, data, len, &raw)) < 0)
 		return err;
@@ -163,11 +165,17 @@ int pp_source_open(struct pp_ctx *ctx, const char *path,
 	if (pp_source_is_gzip(file.data, file.len)) {
 		struct pp_bytes raw = {NULL, 0};
 
-		if (decode_while_inflating(ctx, name, file.data, file.len,
-		                           out) == 0) {
+		/* A named file can be read again if streaming gives up
+		 * after its first pages were given back; stdin cannot. */
+		int r = decode_while_inflating(ctx, name, file.data, file.len,
+		                               strcmp(path, "-") != 0, out);
+
+		if (r != 1)
 			pp_bytes_release(ctx, &file);
+		if (r == 0)
 			return 0;
-		}
+		if (r == 2 && (err = pp_source_read_file(ctx, path, &file)) < 0)
+			return err;
 
 		snprintf(what, sizeof(what), "inflating %s", name);
 		pp_progress(ctx, what, "bytes", 0, file.len);

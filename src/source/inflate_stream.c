@@ -9,6 +9,7 @@
  * way" and the caller inflates the whole buffer with libdeflate.
  */
 #include "pprof/source.h"
+#include "util/pages.h"
 
 #ifdef PP_HAVE_ISAL
 
@@ -20,6 +21,8 @@
 /* 256 KiB chunks fit the caches; eight let the inflater run ahead. */
 #define CHUNK (256u << 10)
 #define NCHUNKS 8
+/* How much inflated input is returned to the system at a time. */
+#define RELEASE_EVERY (4u << 20)
 /* isal_inflate counts its input in 32 bits. */
 #define MAX_FEED (1u << 30)
 
@@ -33,10 +36,13 @@ struct ring {
 	bool done;         /* the last member ended; nothing follows */
 	bool failed;       /* not inflatable here: the caller's inflate says */
 	bool stop;         /* the consumer wants no more */
+	bool released;     /* input pages were returned to the system */
 
 	/* The inflating thread's alone. */
 	struct inflate_state st;
 	const uint8_t *in_begin, *in, *in_end;
+	const uint8_t *unreleased; /* input from here on is still resident */
+	bool release;              /* the input is ours to discard */
 	uint64_t out_total, cap;
 };
 
@@ -143,6 +149,15 @@ static void *inflate_run(void *arg)
 		pthread_mutex_unlock(&r->mu);
 		end = fill(r, r->chunk[slot], &len);
 		r->out_total += len;
+		if (r->release && end == 0 &&
+		    (size_t)(r->st.next_in - r->unreleased) >= RELEASE_EVERY) {
+			/* isal never reads behind next_in again. */
+			pp_pages_release(
+			        (void *)(uintptr_t)r->unreleased,
+			        (size_t)(r->st.next_in - r->unreleased));
+			r->unreleased = r->st.next_in;
+			r->released = true;
+		}
 		if (r->out_total > r->cap)
 			end = -1; /* the caller's inflate names the limit */
 		pthread_mutex_lock(&r->mu);
@@ -202,9 +217,11 @@ static int consume_all(struct ring *r, struct pp_ctx *ctx, const char *what,
 	return result;
 }
 
-int pp_source_gunzip_each(
-        struct pp_ctx *ctx, const char *what, const uint8_t *data, size_t len,
-        int (*consume)(void *arg, const uint8_t *piece, size_t n), void *arg)
+int pp_source_gunzip_each(struct pp_ctx *ctx, const char *what,
+                          const uint8_t *data, size_t len, bool release_input,
+                          int (*consume)(void *arg, const uint8_t *piece,
+                                         size_t n),
+                          void *arg)
 {
 	struct ring *r;
 	pthread_t thread;
@@ -216,7 +233,8 @@ int pp_source_gunzip_each(
 	for (int i = 0; i < NCHUNKS; i++)
 		if (!(r->chunk[i] = pp_malloc(ctx, CHUNK)))
 			goto out;
-	r->in_begin = r->in = data;
+	r->in_begin = r->in = r->unreleased = data;
+	r->release = release_input;
 	r->in_end = data + len;
 	r->cap = ctx->max_size ? ctx->max_size : PP_DEFAULT_MAX_SIZE;
 	isal_inflate_init(&r->st);
@@ -235,6 +253,8 @@ int pp_source_gunzip_each(
 		pthread_cond_broadcast(&r->cv);
 		pthread_mutex_unlock(&r->mu);
 		pthread_join(thread, NULL);
+		if (result != 0 && r->released)
+			result = 2;
 	}
 	pthread_cond_destroy(&r->cv);
 	pthread_mutex_destroy(&r->mu);
@@ -247,14 +267,17 @@ out:
 
 #else
 
-int pp_source_gunzip_each(
-        struct pp_ctx *ctx, const char *what, const uint8_t *data, size_t len,
-        int (*consume)(void *arg, const uint8_t *piece, size_t n), void *arg)
+int pp_source_gunzip_each(struct pp_ctx *ctx, const char *what,
+                          const uint8_t *data, size_t len, bool release_input,
+                          int (*consume)(void *arg, const uint8_t *piece,
+                                         size_t n),
+                          void *arg)
 {
 	(void)ctx;
 	(void)what;
 	(void)data;
 	(void)len;
+	(void)release_input;
 	(void)consume;
 	(void)arg;
 	return 1;

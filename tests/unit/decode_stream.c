@@ -6,13 +6,16 @@
  * and "give up" (1, nothing in ctx) for whatever this path does not take,
  * so that the caller decodes the whole bytes and names the error.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cmocka.h>
@@ -354,7 +357,7 @@ static void test_decode_stream__gunzip_each(void **state)
 		/* Zero padding after the last member is fine. */
 		put(&gz, "\0\0\0", 3);
 		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len,
-		                                       collect, &got),
+		                                       false, collect, &got),
 		                 streams);
 		if (!streams) {
 			assert_int_equal(got.len, raw.len);
@@ -362,29 +365,29 @@ static void test_decode_stream__gunzip_each(void **state)
 		}
 		/* The consumer gives up: so does the inflater. */
 		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len,
-		                                       refuse, NULL),
+		                                       false, refuse, NULL),
 		                 1);
 		/* Truncated, corrupt, over --max-size: not this way. */
 		got.len = 0;
 		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p,
-		                                       gz.len - 12, collect,
-		                                       &got),
+		                                       gz.len - 12, false,
+		                                       collect, &got),
 		                 1);
 		gz.p[gz.len / 2] ^= 0x55;
 		got.len = 0;
 		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len,
-		                                       collect, &got),
+		                                       false, collect, &got),
 		                 1);
 		gz.p[gz.len / 2] ^= 0x55;
 		ctx.max_size = raw.len - 1;
 		got.len = 0;
 		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len,
-		                                       collect, &got),
+		                                       false, collect, &got),
 		                 1);
 		ctx.max_size = raw.len;
 		got.len = 0;
 		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len,
-		                                       collect, &got),
+		                                       false, collect, &got),
 		                 streams);
 		assert_string_equal(ctx.message, "");
 		free(gz.p);
@@ -410,6 +413,93 @@ static void test_decode_stream__source_decode(void **state)
 	free(gz.p);
 }
 
+/* Incompressible bytes: a gzip of n of them is as big. */
+static void random_bytes(struct buf *b, size_t n)
+{
+	uint64_t x = 99;
+
+	for (size_t i = 0; i < n; i++) {
+		uint8_t c;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		c = (uint8_t)(x >> 56);
+		put(b, &c, 1);
+	}
+}
+
+struct stop_after {
+	size_t pieces, limit;
+};
+
+static int stop_after(void *arg, const uint8_t *piece, size_t n)
+{
+	struct stop_after *s = arg;
+
+	(void)piece;
+	(void)n;
+	return ++s->pieces > s->limit;
+}
+
+/*
+ * The compressed input's pages are given back as the inflate passes them
+ * (release_input): 2 when the consumer gives up after that; and a file
+ * whose stream gives up at its very end, after its first pages went, is
+ * read again and decoded whole.
+ */
+static void test_decode_stream__release_input(void **state)
+{
+	struct buf raw = build(IN_ORDER, NONE), noise = {0}, type = {0};
+	struct buf sample = {0}, gz;
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *want = NULL, *got = NULL;
+	struct stop_after stop = {0, 20};
+	char path[] = "/tmp/decode_stream_XXXXXX";
+	int fd, r;
+	FILE *f;
+
+	(void)state;
+	/* An unused 6 MB string, then a sample at a location whose id
+	 * needs 34 bits, which the stream does not take and pp_decode
+	 * does. */
+	random_bytes(&noise, 6u << 20);
+	field_bytes(&raw, 6, &noise);
+	field_varint(&sample, 1, (uint64_t)1 << 33);
+	field_varint(&sample, 2, 1);
+	field_varint(&sample, 2, 2);
+	field_bytes(&raw, 2, &sample);
+	field_varint(&type, 1, (uint64_t)1 << 33);
+	field_bytes(&raw, 4, &type);
+	gz = gzip_of(&raw, 1);
+	assert_true(gz.len > (6u << 20));
+	r = pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len, true, stop_after,
+	                          &stop);
+#ifdef PP_HAVE_ISAL
+	assert_int_equal(r, 2);
+#else
+	assert_int_equal(r, 1);
+#endif
+	free(gz.p);
+	gz = gzip_of(&raw, 1);
+	assert_int_equal(pp_decode(&ctx, "want", raw.p, raw.len, &want), 0);
+	assert_int_equal(want->nsamples, NSAMPLES + 1);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(gz.p, 1, gz.len, f), gz.len);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(pp_source_open(&ctx, path, &got), 0);
+	unlink(path);
+	same_model(want, got);
+	pp_profile_free(want);
+	pp_profile_free(got);
+	free(raw.p);
+	free(noise.p);
+	free(type.p);
+	free(sample.p);
+	free(gz.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +507,7 @@ int main(void)
 	        cmocka_unit_test(test_decode_stream__gives_up),
 	        cmocka_unit_test(test_decode_stream__gunzip_each),
 	        cmocka_unit_test(test_decode_stream__source_decode),
+	        cmocka_unit_test(test_decode_stream__release_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
