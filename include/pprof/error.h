@@ -67,6 +67,9 @@ struct pp_allocator {
 	void *data;
 };
 
+/* What draws pictures (pprof/report.h, pp_renderer_new). */
+struct pp_renderer;
+
 /* Default cap on a decompressed profile: 4 GiB. */
 #define PP_DEFAULT_MAX_SIZE ((uint64_t)4 << 30)
 
@@ -81,9 +84,10 @@ struct pp_ctx {
 	uint64_t max_size;
 	/* Allocation hook; all NULL means malloc/realloc/free. */
 	struct pp_allocator alloc;
-	/* The graphviz context pictures share (see pp_render_release);
-	 * NULL until the first picture. */
-	void *graphviz;
+	/* What draws pictures (svg, png, pdf, gif, ps), the caller's
+	 * (pprof/report.h, pp_renderer_new); NULL: pictures fail with
+	 * PP_EUNSUPPORTED. */
+	struct pp_renderer *renderer;
 	/* The sample type of folded-stack input, "type" or "type/unit"
 	 * (borrowed); NULL means samples/count. */
 	const char *folded_type;

@@ -141,14 +141,12 @@ struct pp_profile {
 	bool has_period_type;
 	int64_t period;
 	pp_str doc_url;
-
-	/* Capacities of the arrays above, for the builder functions. */
-	size_t cap_sample_types, cap_samples, cap_sample_locs, cap_values,
-	        cap_labels, cap_locations, cap_lines, cap_functions,
-	        cap_mappings, cap_comments;
 };
 
-/* An empty profile (string table holding ""). NULL on allocation failure. */
+/* An empty profile (string table holding ""). NULL on allocation failure.
+ * Only this makes a profile: the builders keep what they need (the arrays'
+ * capacities) beside the struct, so a struct pp_profile is never declared,
+ * copied or allocated by hand. */
 struct pp_profile *pp_profile_new(struct pp_ctx *ctx);
 void pp_profile_free(struct pp_profile *p);
 
@@ -202,6 +200,23 @@ int pp_profile_add_comment(struct pp_profile *p, pp_str comment);
  */
 int pp_profile_reserve(struct pp_profile *p, size_t nsamples, size_t nframes,
                        size_t nlabels);
+
+/*
+ * Make room for nlines more lines past p->nlines, which the caller then
+ * writes and counts in p->nlines: for code that gives existing locations
+ * their frames (symbolization). PP_ENOMEM, or PP_ELIMIT past 2^32 - 1
+ * lines.
+ */
+int pp_profile_reserve_lines(struct pp_profile *p, size_t nlines);
+
+/*
+ * Replace p's stack frames (sample_locs) by the n at locs, which p takes
+ * over: allocated through p's ctx, room for at least n, and at least one
+ * (every array of a profile is allocated). The old ones are freed; the
+ * samples' loc_first and loc_count are the caller's to keep right. For
+ * transforms that rewrite every stack in one pass (label frames).
+ */
+void pp_profile_set_sample_locs(struct pp_profile *p, uint32_t *locs, size_t n);
 
 /*
  * What pprof's driver does to each profile it reads, before merging and

@@ -199,19 +199,23 @@ int pp_report_dot(struct pp_report *r, FILE *out);
 
 /*
  * The same graph laid out and drawn by graphviz (cgraph + gvc, in
- * process): format is "svg", "png", "pdf", "gif" or "ps" (else
- * PP_EUSAGE). The SVG can
- * be panned (drag) and zoomed (wheel) in a browser by an inline script.
- * Graphviz failures are PP_EUNSUPPORTED with graphviz's reason.
+ * process) with the renderer of the report's ctx (pp_ctx.renderer):
+ * format is "svg", "png", "pdf", "gif" or "ps" (else PP_EUSAGE). The SVG
+ * can be panned (drag) and zoomed (wheel) in a browser by an inline
+ * script. Graphviz failures, and a ctx without a renderer, are
+ * PP_EUNSUPPORTED with the reason.
  */
 int pp_report_render(struct pp_report *r, const char *format, FILE *out);
 
 /*
- * Free the graphviz context that pp_report_render keeps in ctx for every
- * picture drawn through it. Call it once, when the process draws no more
- * pictures: graphviz 2.42 cannot start a second context after freeing one.
+ * What draws pictures: graphviz's context, started at the first picture.
+ * A process makes one and keeps it until it draws no more pictures
+ * (pp_renderer_free, after every report that used it): graphviz 2.42
+ * cannot start a second context after freeing one. Set it in
+ * pp_ctx.renderer (the caller's, as the ctx is). PP_ENOMEM.
  */
-void pp_render_release(struct pp_ctx *ctx);
+int pp_renderer_new(struct pp_ctx *ctx, struct pp_renderer **out);
+void pp_renderer_free(struct pp_renderer *rd); /* accepts NULL */
 
 /* One "root;caller;...;leaf value" line per distinct stack whose value is
  * not zero, children in name order; values in the sample type's own unit.

@@ -62,8 +62,6 @@ struct pp_tree {
 	char *names;
 	size_t *name_off;
 	size_t names_size;
-
-	size_t cap_nodes; /* internal */
 };
 
 /*

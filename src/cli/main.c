@@ -243,8 +243,10 @@ int main(int argc, char **argv)
 		ctx.progress_data = progress;
 		ctx.warn_data = progress;
 	}
-	if (pp_cli_fetch_init(&ctx, &args.config, args.sources, args.nsources) <
-	    0) {
+	/* One renderer for every picture of the run (pprof/report.h). */
+	if (pp_renderer_new(&ctx, &ctx.renderer) < 0 ||
+	    pp_cli_fetch_init(&ctx, &args.config, args.sources, args.nsources) <
+	            0) {
 		print_line("pprof-c: ", ctx.message);
 		status = PP_EXIT_INPUT;
 		goto out;
@@ -293,7 +295,7 @@ int main(int argc, char **argv)
 	}
 out:
 	pp_session_free(session);
-	pp_render_release(&ctx);
+	pp_renderer_free(ctx.renderer);
 	pp_cli_fetch_cleanup();
 	pp_cli_args_release(&args);
 	pp_cli_progress_free(progress);

@@ -90,7 +90,9 @@ struct builder {
 	struct task *tasks;
 	size_t ntasks, cap_tasks;
 	uint64_t pending;
-	size_t cap_base;
+	/* Room in t->nodes and t->base_self: the tree grows only while it
+	 * is built. */
+	size_t cap_nodes, cap_base;
 };
 
 /* Reversed: the next frame leaf first. pos walks up from loc_first to
@@ -141,8 +143,8 @@ static int new_node(struct builder *b, uint32_t parent, uint32_t key,
 
 	if (t->nnodes == UINT32_MAX - 1)
 		return pp_error(t->ctx, PP_ELIMIT, "too many distinct stacks");
-	if (t->nnodes == t->cap_nodes &&
-	    (err = pp_grow(t->ctx, (void **)&t->nodes, &t->cap_nodes,
+	if (t->nnodes == b->cap_nodes &&
+	    (err = pp_grow(t->ctx, (void **)&t->nodes, &b->cap_nodes,
 	                   (size_t)t->nnodes + 1, sizeof(*t->nodes))) < 0)
 		return err;
 	if (t->base_self) {
@@ -525,20 +527,21 @@ done:
  * nodes would not have needed. Pages never written cost nothing. When so
  * much cannot be had, or more nodes come, the array grows as it fills.
  */
-static void reserve_nodes(struct pp_tree *t, uint64_t want)
+static void reserve_nodes(struct builder *b, uint64_t want)
 {
+	struct pp_tree *t = b->t;
 	size_t bytes;
 	void *p;
 
 	if (want > UINT32_MAX)
 		want = UINT32_MAX;
-	if (want <= t->cap_nodes ||
+	if (want <= b->cap_nodes ||
 	    pp_mul_size((size_t)want, sizeof(*t->nodes), &bytes) < 0)
 		return;
 	p = pp_realloc(t->ctx, t->nodes, bytes);
 	if (p) {
 		t->nodes = p;
-		t->cap_nodes = (size_t)want;
+		b->cap_nodes = (size_t)want;
 	}
 }
 
@@ -637,7 +640,7 @@ static int start_part(struct builder *b, struct part *pt, size_t cut)
 	pt->b.tasks = NULL;
 	pt->b.ntasks = pt->b.cap_tasks = 0;
 	pt->b.pending = 0;
-	pt->b.cap_base = 0;
+	pt->b.cap_nodes = pt->b.cap_base = 0;
 	pt->root_parents = pp_malloc(t->ctx, cut * sizeof(*pt->root_parents));
 	pt->b.tasks = pp_malloc(t->ctx, cut * sizeof(*pt->b.tasks));
 	pt->b.count = pp_calloc(t->ctx, (size_t)b->nkeys, sizeof(*b->count));
@@ -661,7 +664,7 @@ static int start_part(struct builder *b, struct part *pt, size_t cut)
 			lines += cur[c].line;
 		}
 	}
-	reserve_nodes(&pt->t, guess_frames(b, nlocs) + lines + cut);
+	reserve_nodes(&pt->b, guess_frames(b, nlocs) + lines + cut);
 	pt->nroots = (uint32_t)cut;
 	pt->b.ntasks = pt->b.cap_tasks = cut;
 	memmove(b->tasks, b->tasks + cut,
@@ -683,7 +686,7 @@ static int join_part(struct builder *b, struct part *pt)
 
 	if ((uint64_t)t->nnodes + pt->t.nnodes >= UINT32_MAX)
 		return pp_error(t->ctx, PP_ELIMIT, "too many distinct stacks");
-	if ((err = pp_grow(t->ctx, (void **)&t->nodes, &t->cap_nodes,
+	if ((err = pp_grow(t->ctx, (void **)&t->nodes, &b->cap_nodes,
 	                   (size_t)t->nnodes + pt->t.nnodes,
 	                   sizeof(*t->nodes))) < 0)
 		return err;
@@ -734,7 +737,7 @@ static int add_samples(struct builder *b)
 		return pp_error(t->ctx, PP_ELIMIT, "too many stack frames");
 	if ((err = distinct_stacks(b, &m, &nlocs)) < 0)
 		return err;
-	reserve_nodes(t, t->nnodes + guess_frames(b, nlocs));
+	reserve_nodes(b, t->nnodes + guess_frames(b, nlocs));
 	if (t->has_base) {
 		if ((err = pp_grow(t->ctx, (void **)&t->base_self, &b->cap_base,
 		                   1, sizeof(*t->base_self))) < 0)

@@ -175,7 +175,6 @@ int pp_tree_select(struct pp_ctx *ctx, const struct pp_tree *t,
 		/* At most t's nodes; the pages never written cost nothing. */
 		s->nodes =
 		        pp_malloc(ctx, (size_t)t->nnodes * sizeof(*s->nodes));
-		s->cap_nodes = t->nnodes;
 		s->names = pp_malloc(ctx, t->names_size ? t->names_size : 1);
 		s->name_off = pp_malloc(ctx, ((size_t)g->nnodes + 1) *
 		                                     sizeof(*s->name_off));
@@ -208,10 +207,8 @@ int pp_tree_select(struct pp_ctx *ctx, const struct pp_tree *t,
 		void *shrunk = pp_realloc(
 		        ctx, s->nodes, (size_t)s->nnodes * sizeof(*s->nodes));
 
-		if (shrunk) {
+		if (shrunk)
 			s->nodes = shrunk;
-			s->cap_nodes = s->nnodes;
-		}
 	}
 done:
 	pp_free(ctx, fm);

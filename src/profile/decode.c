@@ -25,6 +25,7 @@
 #include "profile/folded.h"
 #include "profile/godump.h"
 #include "profile/idmap.h"
+#include "profile/internal.h"
 #include "profile/legacy.h"
 #include "profile/perfscript.h"
 #include "profile/textscan.h"
@@ -733,32 +734,36 @@ static int sample_fields(struct decoder *d, struct sample_sink *k,
 /* Move the profile's sample arrays into a sink, and back. */
 static void sink_from_profile(struct sample_sink *k, struct pp_profile *p)
 {
+	const struct pp_profile__full *pf = pp_profile__in(p);
+
 	k->samples = p->samples;
 	k->nsamples = p->nsamples;
-	k->cap_samples = p->cap_samples;
+	k->cap_samples = pf->cap_samples;
 	k->locs = p->sample_locs;
 	k->nlocs = p->nsample_locs;
-	k->cap_locs = p->cap_sample_locs;
+	k->cap_locs = pf->cap_sample_locs;
 	k->values = p->values;
-	k->cap_values = p->cap_values;
+	k->cap_values = pf->cap_values;
 	k->labels = p->labels;
 	k->nlabels = p->nlabels;
-	k->cap_labels = p->cap_labels;
+	k->cap_labels = pf->cap_labels;
 }
 
 static void sink_to_profile(struct sample_sink *k, struct pp_profile *p)
 {
+	struct pp_profile__full *pf = pp_profile__in(p);
+
 	p->samples = k->samples;
 	p->nsamples = (uint32_t)k->nsamples;
-	p->cap_samples = k->cap_samples;
+	pf->cap_samples = k->cap_samples;
 	p->sample_locs = k->locs;
 	p->nsample_locs = k->nlocs;
-	p->cap_sample_locs = k->cap_locs;
+	pf->cap_sample_locs = k->cap_locs;
 	p->values = k->values;
-	p->cap_values = k->cap_values;
+	pf->cap_values = k->cap_values;
 	p->labels = k->labels;
 	p->nlabels = k->nlabels;
-	p->cap_labels = k->cap_labels;
+	pf->cap_labels = k->cap_labels;
 }
 
 /* Append the second half's labels to the first's. */
@@ -947,16 +952,17 @@ static int walk_samples(struct decoder *d)
 static int reserve(struct decoder *d)
 {
 	struct pp_profile *p = d->p;
+	struct pp_profile__full *pf = pp_profile__in(p);
 	size_t nsamples = d->count[F_SAMPLE];
 	int err;
 
 	if (nsamples >= UINT32_MAX)
 		return pp_error(d->ctx, PP_ELIMIT, "%s: too many samples",
 		                d->name);
-	if ((err = pp_grow(d->ctx, (void **)&p->samples, &p->cap_samples,
+	if ((err = pp_grow(d->ctx, (void **)&p->samples, &pf->cap_samples,
 	                   nsamples, sizeof(*p->samples))) < 0)
 		return err;
-	if ((err = pp_grow(d->ctx, (void **)&p->locations, &p->cap_locations,
+	if ((err = pp_grow(d->ctx, (void **)&p->locations, &pf->cap_locations,
 	                   d->count[F_LOCATION], sizeof(*p->locations))) < 0)
 		return err;
 	return 0;

@@ -4,17 +4,22 @@
 #include <string.h>
 
 #include "pprof/profile.h"
+#include "profile/internal.h"
 
-#define GROW(p, arr, cap, need)                                  \
-	pp_grow((p)->ctx, (void **)&(p)->arr, &(p)->cap, (need), \
+/* Grow p's array arr (capacity cap of struct pp_profile__full) to hold
+ * need items. */
+#define GROW(p, arr, cap, need)                                                \
+	pp_grow((p)->ctx, (void **)&(p)->arr, &pp_profile__in(p)->cap, (need), \
 	        sizeof(*(p)->arr))
 
 struct pp_profile *pp_profile_new(struct pp_ctx *ctx)
 {
-	struct pp_profile *p = pp_calloc(ctx, 1, sizeof(*p));
+	struct pp_profile__full *full = pp_calloc(ctx, 1, sizeof(*full));
+	struct pp_profile *p;
 
-	if (!p)
+	if (!full)
 		return NULL;
+	p = &full->pub;
 	p->ctx = ctx;
 	p->strings = pp_strtab_new(ctx);
 	/* Every array starts allocated, so `array + index` is defined even
@@ -53,7 +58,7 @@ void pp_profile_free(struct pp_profile *p)
 	pp_free(ctx, p->functions);
 	pp_free(ctx, p->mappings);
 	pp_free(ctx, p->comments);
-	pp_free(ctx, p);
+	pp_free(ctx, pp_profile__in(p));
 }
 
 static int too_many(struct pp_profile *p, const char *what)
@@ -160,6 +165,23 @@ int pp_profile_reserve(struct pp_profile *p, size_t nsamples, size_t nframes,
 	    (err = GROW(p, labels, cap_labels, p->nlabels + nlabels)) < 0)
 		return err;
 	return 0;
+}
+
+int pp_profile_reserve_lines(struct pp_profile *p, size_t nlines)
+{
+	if (nlines > UINT32_MAX || p->nlines > UINT32_MAX - nlines)
+		return too_many(p, "lines");
+	return GROW(p, lines, cap_lines, p->nlines + nlines);
+}
+
+void pp_profile_set_sample_locs(struct pp_profile *p, uint32_t *locs, size_t n)
+{
+	pp_free(p->ctx, p->sample_locs);
+	p->sample_locs = locs;
+	p->nsample_locs = n;
+	/* At least n: growing past it reallocates, which is all a
+	 * capacity is for. */
+	pp_profile__in(p)->cap_sample_locs = n;
 }
 
 int pp_profile_add_sample(struct pp_profile *p, const uint32_t *locs,

@@ -52,25 +52,42 @@ static void put_svg(const char *svg, size_t len, FILE *out)
 }
 
 /*
- * Pictures drawn through one ctx share one graphviz context, kept in the
- * ctx until pp_render_release: graphviz 2.42 cannot draw with a second
- * context once one has been freed (its pango plugin keeps, in a static
- * variable, a pointer to the last font name, which lives in the freed
- * context: ASan's heap-use-after-free on the second picture of a shell
- * session).
+ * Pictures drawn through one renderer share one graphviz context, made at
+ * the first picture (starting graphviz loads its plugins: a run without
+ * pictures does not pay for it) and kept until pp_renderer_free: graphviz
+ * 2.42 cannot draw with a second context once one has been freed (its
+ * pango plugin keeps, in a static variable, a pointer to the last font
+ * name, which lives in the freed context: ASan's heap-use-after-free on the
+ * second picture of a shell session).
  */
-static GVC_t *graphviz_context(struct pp_ctx *ctx)
+struct pp_renderer {
+	struct pp_ctx *ctx;
+	GVC_t *gvc; /* NULL until the first picture */
+};
+
+int pp_renderer_new(struct pp_ctx *ctx, struct pp_renderer **out)
 {
-	if (!ctx->graphviz)
-		ctx->graphviz = gvContext();
-	return ctx->graphviz;
+	*out = pp_calloc(ctx, 1, sizeof(**out));
+	if (!*out)
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	(*out)->ctx = ctx;
+	return 0;
 }
 
-void pp_render_release(struct pp_ctx *ctx)
+void pp_renderer_free(struct pp_renderer *rd)
 {
-	if (ctx->graphviz)
-		gvFreeContext(ctx->graphviz);
-	ctx->graphviz = NULL;
+	if (!rd)
+		return;
+	if (rd->gvc)
+		gvFreeContext(rd->gvc);
+	pp_free(rd->ctx, rd);
+}
+
+static GVC_t *graphviz_context(struct pp_renderer *rd)
+{
+	if (!rd->gvc)
+		rd->gvc = gvContext();
+	return rd->gvc;
 }
 
 int pp_report_render(struct pp_report *r, const char *format, FILE *out)
@@ -89,6 +106,9 @@ int pp_report_render(struct pp_report *r, const char *format, FILE *out)
 	    strcmp(format, "ps") != 0)
 		return pp_error(r->ctx, PP_EUSAGE, "unknown picture format %s",
 		                format);
+	if (!r->ctx->renderer)
+		return pp_error(r->ctx, PP_EUNSUPPORTED,
+		                "graphviz: no renderer (pp_ctx.renderer)");
 	/* graphviz's layout of a big graph takes seconds, in one call: the
 	 * front end shows the time it takes. */
 	pp_progress(r->ctx, "drawing the call graph", NULL, 0, 0);
@@ -105,7 +125,7 @@ int pp_report_render(struct pp_report *r, const char *format, FILE *out)
 	/* graphviz reports errors on stderr unless told otherwise; we
 	 * collect them as our own message instead. */
 	agseterr(AGMAX);
-	gvc = graphviz_context(r->ctx);
+	gvc = graphviz_context(r->ctx->renderer);
 	if (!gvc) {
 		err = pp_error(r->ctx, PP_ENOMEM, "graphviz: cannot start");
 		goto done;

@@ -430,8 +430,7 @@ static int symbolize_mapping(struct pp_ctx *ctx, struct pp_profile *p,
 		}
 		if (lo == 0 || ans[lo - 1].addr != loc->address)
 			continue;
-		if ((err = pp_grow(ctx, (void **)&p->lines, &p->cap_lines,
-		                   p->nlines + 1, sizeof(*p->lines))) < 0)
+		if ((err = pp_profile_reserve_lines(p, 1)) < 0)
 			goto done;
 		memset(&p->lines[p->nlines], 0, sizeof(p->lines[0]));
 		p->lines[p->nlines].function = ans[lo - 1].function;

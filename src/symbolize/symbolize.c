@@ -275,8 +275,7 @@ static int set_lines(struct pp_symbolizer *s, struct pp_profile *p,
 		return 0;
 	if (p->nlines > UINT32_MAX - s->nframes)
 		return pp_error(p->ctx, PP_ELIMIT, "too many lines");
-	if ((err = pp_grow(p->ctx, (void **)&p->lines, &p->cap_lines,
-	                   p->nlines + s->nframes, sizeof(*p->lines))) < 0)
+	if ((err = pp_profile_reserve_lines(p, s->nframes)) < 0)
 		return err;
 	for (size_t i = 0; i < s->nframes; i++) {
 		const struct pp_frame *fr = &s->frames[i];

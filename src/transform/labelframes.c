@@ -263,10 +263,7 @@ int pp_profile_label_frames(struct pp_ctx *ctx, const struct pp_profile *in,
 		err = pp_error(ctx, PP_ELIMIT, "too many stack frames");
 		goto done;
 	}
-	pp_free(ctx, p->sample_locs);
-	p->sample_locs = stacks;
-	p->nsample_locs = nstack;
-	p->cap_sample_locs = nalloc;
+	pp_profile_set_sample_locs(p, stacks, nstack);
 	stacks = NULL;
 	if (o->root && *o->root && !rootm)
 		pp_warn(ctx, "TagRoot expression matched no samples");

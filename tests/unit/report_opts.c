@@ -163,12 +163,43 @@ static void test_report_opts__divide_by(void **state)
 	free(c);
 }
 
+/* Pictures draw with the ctx's renderer: none is a clean failure, and one
+ * renderer draws picture after picture (graphviz 2.42 cannot start a
+ * second context after freeing one, so the renderer keeps its own). */
+static void test_report_opts__renderer(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_report_opts o = {.nodecount = 5};
+	struct pp_report *r = NULL;
+	FILE *null = fopen("/dev/null", "w");
+
+	assert_non_null(null);
+	assert_int_equal(pp_report_new(&f->ctx, f->prof, &o, &r), 0);
+	assert_int_equal(pp_report_run(r, PP_REPORT_SVG, NULL, null),
+	                 PP_EUNSUPPORTED);
+	assert_string_equal(pp_ctx_message(&f->ctx),
+	                    "graphviz: no renderer (pp_ctx.renderer)");
+	pp_report_free(r);
+	fclose(null);
+	assert_int_equal(pp_renderer_new(&f->ctx, &f->ctx.renderer), 0);
+	for (int i = 0; i < 2; i++) {
+		char *svg = run(f, &o, PP_REPORT_SVG);
+
+		assert_non_null(strstr(svg, "<g id=\"viewport\">"));
+		assert_non_null(strstr(svg, "</svg>"));
+		free(svg);
+	}
+	pp_renderer_free(f->ctx.renderer);
+	f->ctx.renderer = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_report_opts__zero_is_default),
 	        cmocka_unit_test(test_report_opts__named_values),
 	        cmocka_unit_test(test_report_opts__divide_by),
+	        cmocka_unit_test(test_report_opts__renderer),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
