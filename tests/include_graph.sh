@@ -47,18 +47,13 @@ web cli
 # source.h (pp_source_read_text_max, pp_source_trim_path); RENOVATION
 # section 5 splits that into its own header (srcfile.h), below report.
 report source
-# util/strtab.c implements the string table that pprof/profile.h
-# declares (the model's strings), and util/path.h's pp_path_clean_str
-# cleans a profile's strings; the declaration belongs in a util header
-# that profile.h includes.
-util profile
 EXC
 
 # Which module a public header belongs to.
 public_module() {
 	case $1 in
 	profile.h | decode.h | encode.h) echo profile ;;
-	error.h | format.h | outfile.h) echo util ;;
+	error.h | format.h | outfile.h | strtab.h) echo util ;;
 	source.h | fetch.h) echo source ;;
 	symbolize.h) echo symbolize ;;
 	transform.h) echo transform ;;

@@ -118,7 +118,8 @@ static void line_info(struct pp_graph *g, const struct pp_location *loc,
 		ni->lineno = keep_line ? line->line : 0;
 		ni->column = keep_col ? line->column : 0;
 		ni->name = keep_fn ? f->name : 0;
-		ni->file = keep_file ? pp_path_clean_str(g->ctx, p, f->filename)
+		ni->file = keep_file ? pp_path_clean_str(g->ctx, p->strings,
+		                                         f->filename)
 		                     : 0;
 		if (g->opts.obj_names || ni->name == 0) {
 			ni->objfile = objfile;

@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #include "pprof/error.h"
-#include "pprof/profile.h" /* PP_NONE */
+#include "pprof/strtab.h" /* PP_NONE */
 
 struct pp_hashmap_slot {
 	uint32_t hash;

@@ -88,8 +88,7 @@ size_t pp_path_clean_n(const char *path, size_t n, char *out)
 	return w;
 }
 
-pp_str pp_path_clean_str(struct pp_ctx *ctx, const struct pp_profile *p,
-                         pp_str s)
+pp_str pp_path_clean_str(struct pp_ctx *ctx, struct pp_strtab *tab, pp_str s)
 {
 	const char *orig;
 	size_t len, clean;
@@ -98,7 +97,8 @@ pp_str pp_path_clean_str(struct pp_ctx *ctx, const struct pp_profile *p,
 
 	if (s == 0)
 		return 0;
-	orig = pp_profile_strn(p, s, &len);
+	orig = pp_strtab_get(tab, s);
+	len = pp_strtab_len(tab, s);
 	if (len + 2 > sizeof(small)) {
 		buf = pp_malloc(ctx, len + 2);
 		if (!buf)
@@ -107,7 +107,7 @@ pp_str pp_path_clean_str(struct pp_ctx *ctx, const struct pp_profile *p,
 	/* Length-delimited: a name may hold NUL bytes. */
 	clean = pp_path_clean_n(orig, len, buf);
 	if (clean != len || memcmp(buf, orig, len) != 0) {
-		out = pp_strtab_intern(p->strings, buf, clean);
+		out = pp_strtab_intern(tab, buf, clean);
 		if (out == PP_NONE)
 			out = s;
 	}

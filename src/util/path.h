@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "pprof/profile.h"
+#include "pprof/strtab.h"
 
 /* The last element of path ("a/b/c.so" -> "c.so"), as filepath.Base. */
 const char *pp_path_base(const char *path);
@@ -24,11 +24,11 @@ char *pp_path_clean(const char *path, char *out);
 size_t pp_path_clean_n(const char *path, size_t n, char *out);
 
 /*
- * The interned cleaned form of string s of profile p (0 stays 0). The
- * profile's string table is an append-only intern pool, so adding the cleaned
- * spelling changes no record. Returns s itself if interning fails.
+ * The interned cleaned form of string s of table tab (0 stays 0): a
+ * profile's file names. The table is an append-only intern pool, so adding
+ * the cleaned spelling changes no record of the profile. Returns s itself
+ * if interning fails.
  */
-pp_str pp_path_clean_str(struct pp_ctx *ctx, const struct pp_profile *p,
-                         pp_str s);
+pp_str pp_path_clean_str(struct pp_ctx *ctx, struct pp_strtab *tab, pp_str s);
 
 #endif

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "pprof/profile.h"
+#include "pprof/strtab.h"
 
 #define CHUNK_MIN (64 * 1024)
 
