@@ -5,6 +5,7 @@
 #   front ends (cli, web) -> session -> report -> graph -> profile
 #   session -> transform -> profile;  session -> source, symbolize -> profile
 #   report -> symbolize (disasm reads the binaries again)
+#   report -> srcfile (list, weblist and callgrind find source files)
 #   every module -> util
 #
 # A module may include what it reaches along these arrows (a front end may
@@ -28,11 +29,12 @@ cat >"$tmp/arrows" <<'ARROWS'
 cli web session
 web session
 session report transform source symbolize
-report graph symbolize
+report graph symbolize srcfile
 graph profile
 transform profile
 source profile
 symbolize profile
+srcfile
 profile util
 util
 ARROWS
@@ -43,10 +45,6 @@ cat >"$tmp/exceptions" <<'EXC'
 # translates options with cli/pipeline.c (one table for argv, the shell
 # and the web UI); the table belongs in a module both front ends sit on.
 web cli
-# list, weblist and callgrind read and trim source file paths through
-# source.h (pp_source_read_text_max, pp_source_trim_path); RENOVATION
-# section 5 splits that into its own header (srcfile.h), below report.
-report source
 EXC
 
 # Which module a public header belongs to.
@@ -55,6 +53,7 @@ public_module() {
 	profile.h | decode.h | encode.h) echo profile ;;
 	error.h | format.h | outfile.h | strtab.h) echo util ;;
 	source.h | fetch.h) echo source ;;
+	srcfile.h) echo srcfile ;;
 	symbolize.h) echo symbolize ;;
 	transform.h) echo transform ;;
 	graph.h | tree.h) echo graph ;;

@@ -166,6 +166,15 @@ void *pp_realloc(struct pp_ctx *ctx, void *ptr, size_t size);
 void pp_free(struct pp_ctx *ctx, void *ptr);
 char *pp_strdup(struct pp_ctx *ctx, const char *s);
 
+/* Bytes read or made through ctx (a file, a fetched body, a source file). */
+struct pp_bytes {
+	uint8_t *data; /* owned; release with pp_bytes_release */
+	size_t len;
+};
+
+/* Free b's data and empty it. */
+void pp_bytes_release(struct pp_ctx *ctx, struct pp_bytes *b);
+
 /* Overflow-checked size arithmetic: return 0 and set *out, or -1. */
 static inline int pp_mul_size(size_t a, size_t b, size_t *out)
 {

@@ -14,13 +14,6 @@
 
 #include "pprof/profile.h"
 
-struct pp_bytes {
-	uint8_t *data; /* owned; release with pp_bytes_release */
-	size_t len;
-};
-
-void pp_bytes_release(struct pp_ctx *ctx, struct pp_bytes *b);
-
 /* Read a whole file ("-" = stdin), capped at ctx->max_size bytes. */
 int pp_source_read_file(struct pp_ctx *ctx, const char *path,
                         struct pp_bytes *out);
@@ -80,39 +73,5 @@ int pp_source_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
 /* Read, decompress and decode one file. */
 int pp_source_open(struct pp_ctx *ctx, const char *path,
                    struct pp_profile **out);
-
-/*
- * Source files named in a profile, for annotated listings (`list`).
- *
- * pp_source_trim_path: how much of path to skip, as pprof's trimPath: with
- * no trim_path, the part up to and including "/BASE/" where BASE is the last
- * element of a search_path directory; else the first of trim_path's
- * ':'-separated prefixes (and "/proc/self/cwd/") that path starts with.
- *
- * pp_source_read_text: the contents of source file path: after trimming,
- * an absolute path is read as it is; a relative one is looked up under
- * each search_path directory (':'-separated) and each of its parents, as
- * pprof does; when that fails, under $GOROOT/src and, for module paths
- * ("example.com/m@v1.2.3/f.go"), under the Go module cache ($GOMODCACHE,
- * else $GOPATH/pkg/mod) — places pprof 1.19 does not look. search_path
- * NULL or "" means the current directory. Not found: PP_ENOTFOUND with
- * "could not find file P on path S" (P trimmed, S the search path), the
- * words pprof uses.
- */
-size_t pp_source_trim_path(const char *path, const char *trim_path,
-                           const char *search_path);
-int pp_source_read_text(struct pp_ctx *ctx, const char *path,
-                        const char *search_path, const char *trim_path,
-                        struct pp_bytes *out);
-/*
- * pp_source_read_text reading at most max_size bytes (0: the default,
- * PP_DEFAULT_MAX_SOURCE_SIZE). A file found that is not a regular file, or
- * is larger, is an error naming it (PP_EIO): the search stops there, as
- * pprof stops at the first file it can open.
- */
-#define PP_DEFAULT_MAX_SOURCE_SIZE ((uint64_t)64 << 20)
-int pp_source_read_text_max(struct pp_ctx *ctx, const char *path,
-                            const char *search_path, const char *trim_path,
-                            uint64_t max_size, struct pp_bytes *out);
 
 #endif

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "pprof/format.h"
-#include "pprof/source.h"
+#include "pprof/srcfile.h"
 #include "report/internal.h"
 #include "util/bytes.h"
 #include "util/goint.h"
@@ -335,8 +335,8 @@ int pp_report_callgrind(struct pp_report *r, FILE *out)
 		const char *f =
 		        pp_profile_strn(p, r->graph->nodes[n].info.file, &len);
 		/* The trimmed prefix ends before any NUL byte. */
-		size_t trim = pp_source_trim_path(f, r->opts.trim_path,
-		                                  r->opts.source_path);
+		size_t trim = pp_srcfile_trim_path(f, r->opts.trim_path,
+		                                   r->opts.source_path);
 
 		c.file[n] = f + trim;
 		c.file_len[n] = len - trim;

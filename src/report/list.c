@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "pprof/format.h"
-#include "pprof/source.h"
+#include "pprof/srcfile.h"
 #include "report/internal.h"
 #include "util/bytes.h"
 #include "util/regex.h"
@@ -152,9 +152,9 @@ static int get_file(struct lister *l, pp_str name, const char *path, size_t len,
 		*out = f;
 		return 0;
 	}
-	err = pp_source_read_text_max(r->ctx, path, r->opts.source_path,
-	                              r->opts.trim_path,
-	                              r->opts.max_source_size, &f->text);
+	err = pp_srcfile_read_max(r->ctx, path, r->opts.source_path,
+	                          r->opts.trim_path, r->opts.max_source_size,
+	                          &f->text);
 	if (err == PP_ENOMEM || err == PP_ELIMIT)
 		return err;
 	if (err < 0) {
@@ -335,8 +335,8 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
 		m[nm].file =
 		        pp_profile_strn(p, node->info.file, &m[nm].file_len);
 		/* The trimmed prefix ends before any NUL byte. */
-		trim = pp_source_trim_path(m[nm].file, r->opts.trim_path,
-		                           r->opts.source_path);
+		trim = pp_srcfile_trim_path(m[nm].file, r->opts.trim_path,
+		                            r->opts.source_path);
 		m[nm].file += trim;
 		m[nm].file_len -= trim;
 		m[nm++].node = n;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "pprof/format.h"
-#include "pprof/source.h"
+#include "pprof/srcfile.h"
 #include "report/asm.h"
 #include "util/regex.h"
 
@@ -168,7 +168,7 @@ static int source_line(struct wl *w, pp_str file, int64_t ln, const char **text,
 	}
 	if (!s->loaded) {
 		s->loaded = true;
-		err = pp_source_read_text_max(
+		err = pp_srcfile_read_max(
 		        r->ctx, pp_asm_str(w->a, file), r->opts.source_path,
 		        r->opts.trim_path, r->opts.max_source_size, &s->text);
 		if (err == PP_ENOMEM || err == PP_ELIMIT)

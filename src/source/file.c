@@ -14,13 +14,6 @@ static uint64_t cap_of(const struct pp_ctx *ctx)
 	return ctx->max_size ? ctx->max_size : PP_DEFAULT_MAX_SIZE;
 }
 
-void pp_bytes_release(struct pp_ctx *ctx, struct pp_bytes *b)
-{
-	pp_free(ctx, b->data);
-	b->data = NULL;
-	b->len = 0;
-}
-
 int pp_source_read_file(struct pp_ctx *ctx, const char *path,
                         struct pp_bytes *out)
 {

@@ -85,6 +85,13 @@ void pp_free(struct pp_ctx *ctx, void *ptr)
 		free(ptr);
 }
 
+void pp_bytes_release(struct pp_ctx *ctx, struct pp_bytes *b)
+{
+	pp_free(ctx, b->data);
+	b->data = NULL;
+	b->len = 0;
+}
+
 char *pp_strdup(struct pp_ctx *ctx, const char *s)
 {
 	size_t n = strlen(s) + 1;

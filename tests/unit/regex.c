@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "pprof/source.h"
+#include "pprof/srcfile.h"
 #include "util/regex.h"
 
 static void test_regex__search_not_anchored(void **state)
@@ -145,25 +145,28 @@ static void test_regex__trim_path(void **state)
 	/* No trim_path: cut after "/BASE/" of a search path directory. */
 	p = "/build/remote/my-project/foo/bar.c";
 	assert_string_equal(
-	        p + pp_source_trim_path(p, NULL, "/home/me/my-project"),
+	        p + pp_srcfile_trim_path(p, NULL, "/home/me/my-project"),
 	        "foo/bar.c");
-	assert_string_equal(p + pp_source_trim_path(p, "", "/a:/x/my-project/"),
-	                    "foo/bar.c");
+	assert_string_equal(
+	        p + pp_srcfile_trim_path(p, "", "/a:/x/my-project/"),
+	        "foo/bar.c");
 	/* Configured prefixes, with or without the trailing slash. */
-	assert_string_equal(p + pp_source_trim_path(p, "/nope:/build/remote",
-	                                            "/home/me/other"),
+	assert_string_equal(p + pp_srcfile_trim_path(p, "/nope:/build/remote",
+	                                             "/home/me/other"),
 	                    "my-project/foo/bar.c");
-	assert_string_equal(p + pp_source_trim_path(p, "/build/", NULL),
+	assert_string_equal(p + pp_srcfile_trim_path(p, "/build/", NULL),
 	                    "remote/my-project/foo/bar.c");
 	/* A prefix must end at a path element. */
-	assert_int_equal(pp_source_trim_path(p, "/buil", NULL), 0);
+	assert_int_equal(pp_srcfile_trim_path(p, "/buil", NULL), 0);
 	/* Bazel's working directory always goes. */
 	p = "/proc/self/cwd/./src/x.cc";
-	assert_string_equal(p + pp_source_trim_path(p, NULL, NULL), "src/x.cc");
+	assert_string_equal(p + pp_srcfile_trim_path(p, NULL, NULL),
+	                    "src/x.cc");
 	p = "/proc/self/cwd/src/x.cc";
-	assert_string_equal(p + pp_source_trim_path(p, NULL, NULL), "src/x.cc");
+	assert_string_equal(p + pp_srcfile_trim_path(p, NULL, NULL),
+	                    "src/x.cc");
 	p = "runtime/proc.go";
-	assert_int_equal(pp_source_trim_path(p, NULL, "/usr/lib/go"), 0);
+	assert_int_equal(pp_srcfile_trim_path(p, NULL, "/usr/lib/go"), 0);
 }
 
 static void test_regex__read_text(void **state)
@@ -173,20 +176,19 @@ static void test_regex__read_text(void **state)
 
 	(void)state;
 	/* Relative names are found under a search directory's parents. */
-	assert_int_equal(pp_source_read_text(&ctx,
-	                                     "testdata/gen/goprog/compute.go",
-	                                     "testdata/gen/goprog/x", NULL, &b),
+	assert_int_equal(pp_srcfile_read(&ctx, "testdata/gen/goprog/compute.go",
+	                                 "testdata/gen/goprog/x", NULL, &b),
 	                 0);
 	assert_non_null(b.data);
 	assert_true(b.len > 100);
 	pp_bytes_release(&ctx, &b);
-	assert_int_equal(pp_source_read_text(&ctx, "no/such/file.go",
-	                                     "/nonexistent", NULL, &b),
+	assert_int_equal(pp_srcfile_read(&ctx, "no/such/file.go",
+	                                 "/nonexistent", NULL, &b),
 	                 PP_ENOTFOUND);
 	assert_string_equal(ctx.message, "could not find file no/such/file.go "
 	                                 "on path /nonexistent");
-	assert_int_equal(pp_source_read_text(&ctx, "/no/such/file.go",
-	                                     "/nonexistent", NULL, &b),
+	assert_int_equal(pp_srcfile_read(&ctx, "/no/such/file.go",
+	                                 "/nonexistent", NULL, &b),
 	                 PP_ENOTFOUND);
 	assert_string_equal(ctx.message,
 	                    "open /no/such/file.go: no such file or directory");

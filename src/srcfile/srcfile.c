@@ -1,13 +1,16 @@
 /* Finding the source files a profile names, with pprof's rules (its
  * report/source.go: trimPath and openSourceFile) and a few more places. */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pprof/source.h"
+#include "pprof/srcfile.h"
 #include "util/path.h"
 
 static bool has_prefix(const char *s, const char *p, size_t n)
@@ -31,8 +34,8 @@ static bool next_elem(const char *list, size_t *pos, const char **start,
 	return true;
 }
 
-size_t pp_source_trim_path(const char *path, const char *trim_path,
-                           const char *search_path)
+size_t pp_srcfile_trim_path(const char *path, const char *trim_path,
+                            const char *search_path)
 {
 	static const char *const fixed[] = {"/proc/self/cwd/./",
 	                                    "/proc/self/cwd/"};
@@ -70,6 +73,51 @@ size_t pp_source_trim_path(const char *path, const char *trim_path,
 	return 0;
 }
 
+/* The whole of file path, read into size bytes at first: PP_ELIMIT past
+ * max bytes (the file may grow while it is read), PP_EIO when it cannot be
+ * read. */
+static int read_whole(struct pp_ctx *ctx, const char *path, uint64_t max,
+                      size_t size, struct pp_bytes *out)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+	int fd = open(path, O_RDONLY), err;
+
+	if (fd < 0)
+		return pp_error(ctx, PP_EIO, "%s: %s", path, strerror(errno));
+	if ((err = pp_grow(ctx, (void **)&buf, &cap, size ? size : 1, 1)) < 0)
+		goto done;
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap &&
+		    (err = pp_grow(ctx, (void **)&buf, &cap, len + 1, 1)) < 0)
+			goto done;
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = pp_error(ctx, PP_EIO, "%s: %s", path,
+			               strerror(errno));
+			goto done;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > max) {
+			err = pp_error(ctx, PP_ELIMIT, "%s: too large", path);
+			goto done;
+		}
+	}
+	out->data = buf;
+	out->len = len;
+	buf = NULL;
+done:
+	close(fd);
+	pp_free(ctx, buf);
+	return err;
+}
+
 /* Read dir/rel if it is there; 1 if read, 0 if not, <0 on error. Only a
  * regular file up to max bytes is read: a profile naming /dev/zero, a FIFO
  * or a huge file must not make list read forever. */
@@ -77,7 +125,6 @@ static int try_read(struct pp_ctx *ctx, const char *dir, size_t dirlen,
                     const char *rel, uint64_t max, struct pp_bytes *out)
 {
 	char joined[2 * PATH_MAX + 2], clean[2 * PATH_MAX + 4];
-	uint64_t saved = ctx->max_size;
 	struct stat st;
 	int err = 0;
 
@@ -92,12 +139,8 @@ static int try_read(struct pp_ctx *ctx, const char *dir, size_t dirlen,
 		return 0;
 	if (!S_ISREG(st.st_mode))
 		return pp_error(ctx, PP_EIO, "%s: not a regular file", clean);
-	if ((uint64_t)st.st_size <= max) {
-		/* The file may grow while it is read: the cap holds then. */
-		ctx->max_size = max;
-		err = pp_source_read_file(ctx, clean, out);
-		ctx->max_size = saved;
-	}
+	if ((uint64_t)st.st_size <= max)
+		err = read_whole(ctx, clean, max, (size_t)st.st_size + 1, out);
 	if ((uint64_t)st.st_size > max || err == PP_ELIMIT)
 		return pp_error(ctx, PP_EIO,
 		                "%s: source file is larger than the %llu-byte "
@@ -167,17 +210,16 @@ static int search_go(struct pp_ctx *ctx, const char *rel, uint64_t max,
 	return try_read(ctx, dir, strlen(dir), rel, max, out);
 }
 
-int pp_source_read_text(struct pp_ctx *ctx, const char *path,
-                        const char *search_path, const char *trim_path,
-                        struct pp_bytes *out)
+int pp_srcfile_read(struct pp_ctx *ctx, const char *path,
+                    const char *search_path, const char *trim_path,
+                    struct pp_bytes *out)
 {
-	return pp_source_read_text_max(ctx, path, search_path, trim_path, 0,
-	                               out);
+	return pp_srcfile_read_max(ctx, path, search_path, trim_path, 0, out);
 }
 
-int pp_source_read_text_max(struct pp_ctx *ctx, const char *path,
-                            const char *search_path, const char *trim_path,
-                            uint64_t max, struct pp_bytes *out)
+int pp_srcfile_read_max(struct pp_ctx *ctx, const char *path,
+                        const char *search_path, const char *trim_path,
+                        uint64_t max, struct pp_bytes *out)
 {
 	char cwd[PATH_MAX];
 	const char *rel, *el;
@@ -194,7 +236,7 @@ int pp_source_read_text_max(struct pp_ctx *ctx, const char *path,
 			                "could not stat current dir");
 		search_path = cwd;
 	}
-	rel = path + pp_source_trim_path(path, trim_path, search_path);
+	rel = path + pp_srcfile_trim_path(path, trim_path, search_path);
 	if (rel[0] == '/') {
 		/* pprof opens an absolute path as it is and reports the
 		 * system's error in Go's words. */
