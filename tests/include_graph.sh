@@ -2,7 +2,7 @@
 # The include graph of src/ is one-way, as ../shared/DESIGN.md draws it
 # and docs/ARCHITECTURE.md says it is built:
 #
-#   front ends (cli, web) -> session -> report -> graph -> profile
+#   front ends (cli, web) -> options -> session -> report -> graph -> profile
 #   session -> transform -> profile;  session -> source, symbolize -> profile
 #   report -> symbolize (disasm reads the binaries again)
 #   report -> srcfile (list, weblist and callgrind find source files)
@@ -26,8 +26,9 @@ trap 'rm -rf "$tmp"' EXIT
 # The arrows, each module with the ones it may include directly; the
 # transitive closure is taken below.
 cat >"$tmp/arrows" <<'ARROWS'
-cli web session
-web session
+cli web options session
+web options session
+options session
 session report transform source symbolize
 report graph symbolize srcfile
 graph profile
@@ -41,10 +42,6 @@ ARROWS
 
 # Known differences from the drawing, FROM TO, each with why.
 cat >"$tmp/exceptions" <<'EXC'
-# The web UI parses its query with the CLI's settings table and
-# translates options with cli/pipeline.c (one table for argv, the shell
-# and the web UI); the table belongs in a module both front ends sit on.
-web cli
 EXC
 
 # Which module a public header belongs to.
@@ -97,11 +94,12 @@ while read -r f m t; do
 	*/*) to=${t%%/*} ;;
 	*)
 		# A header beside the file (or generated for it); a front end
-		# also names the other front end's headers bare (their include
-		# path holds src/cli and src/web).
+		# also names the other front end's headers and the options
+		# module's bare (their include path holds src/cli, src/web and
+		# src/options).
 		to=$m
 		if [ ! -f "src/$m/$t" ]; then
-			for fe in cli web; do
+			for fe in cli web options; do
 				[ -f "src/$fe/$t" ] && to=$fe
 			done
 		fi

@@ -21,13 +21,6 @@ int pp_cli_open(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                 const char *const *sources, size_t nsources, bool base_apart,
                 struct pp_session **out);
 
-/* The view options of cfg; strings are borrowed from cfg. pprof's flag
- * values become the report's (pprof/report.h: zero means the default
- * there). PP_EUSAGE for -divide_by=0, as pprof's "zero divisor
- * specified". */
-int pp_cli_view_opts(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
-                     struct pp_view_opts *out);
-
 /* Run cmd with arg on the session, with cfg's options, writing to stdout
  * or to cfg->output atomically. Returns as pp_session_report. */
 int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,

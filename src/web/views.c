@@ -1,7 +1,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline.h"
 #include "pprof/report.h"
 #include "views.h"
 

@@ -1,8 +1,10 @@
 /*
  * The settings table: every option a report honours, with its type, default
  * and one-line help. The same table parses argv (-name=value, -name value,
- * --name=value, bare -name for booleans), will parse the shell's name=value,
- * and prints --help.
+ * --name=value, bare -name for booleans), the shell's name=value and the
+ * web UI's queries, and prints --help; pp_cli_view_opts turns what it set
+ * into the session's options. Both front ends (src/cli, src/web) sit on
+ * this module; it sits on the session.
  */
 #ifndef PP_CLI_SETTINGS_H
 #define PP_CLI_SETTINGS_H
@@ -12,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "pprof/report.h"
+#include "pprof/session.h"
 
 /* A repeatable string setting's values (owned copies), in order. */
 struct pp_strlist {
@@ -166,5 +168,12 @@ void pp_setting_format(const struct pp_setting *s,
 
 /* The help lines for every setting. */
 void pp_settings_print_help(FILE *out);
+
+/* The view options of cfg (src/options/viewopts.c); strings are borrowed
+ * from cfg. pprof's flag values become the report's (pprof/report.h: zero
+ * means the default there). PP_EUSAGE for -divide_by=0, as pprof's "zero
+ * divisor specified". */
+int pp_cli_view_opts(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
+                     struct pp_view_opts *out);
 
 #endif
