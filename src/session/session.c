@@ -459,59 +459,91 @@ static int dup_opt(struct pp_ctx *ctx, const char *s, char **out)
 	return 0;
 }
 
-/* The aggregate stage: a report on f for the options in o that shape the
- * aggregate, its view set from o. */
-static int get_aggregate(struct pp_session *s, struct filtered *f,
-                         const struct pp_view_opts *o, struct pp_report **out)
+/* f's cached aggregate for o, or NULL. */
+static struct aggregate *find_aggregate(struct pp_session *s,
+                                        const struct filtered *f,
+                                        const struct pp_view_opts *o)
 {
-	struct aggregate a = {0}, *slot;
-	struct pp_report_opts ro;
-	int err;
-
-	*out = NULL;
 	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++) {
 		struct aggregate *e = &s->aggregates[i];
 
 		if (e->id && e->filtered == f->id &&
 		    e->relative == o->relative_percentages &&
-		    pp_report_opts_same_aggregate(&e->key, &o->report)) {
-			e->used = ++s->clock;
-			pp_report_set_view(e->rpt, &o->report);
-			*out = e->rpt;
-			return 0;
-		}
+		    pp_report_opts_same_aggregate(&e->key, &o->report))
+			return e;
 	}
-	a.filtered = f->id;
-	a.relative = o->relative_percentages;
-	a.key = o->report;
-	if ((err = dup_opt(s->ctx, o->report.sample_index, &a.sample_index)) <
+	return NULL;
+}
+
+/* A new aggregate of f keyed by o (its strings copied), and the report
+ * options it is made with; *a is cleared by the caller on failure. */
+static int aggregate_start(struct pp_session *s, const struct filtered *f,
+                           const struct pp_view_opts *o, struct aggregate *a,
+                           struct pp_report_opts *ro)
+{
+	int err;
+
+	a->filtered = f->id;
+	a->relative = o->relative_percentages;
+	a->key = o->report;
+	if ((err = dup_opt(s->ctx, o->report.sample_index, &a->sample_index)) <
 	            0 ||
-	    (err = dup_opt(s->ctx, o->report.unit, &a.unit)) < 0 ||
-	    (err = dup_opt(s->ctx, o->report.source_path, &a.source_path)) <
+	    (err = dup_opt(s->ctx, o->report.unit, &a->unit)) < 0 ||
+	    (err = dup_opt(s->ctx, o->report.source_path, &a->source_path)) <
 	            0 ||
-	    (err = dup_opt(s->ctx, o->report.trim_path, &a.trim_path)) < 0)
-		goto fail;
-	a.key.sample_index = a.sample_index;
-	a.key.unit = a.unit;
-	a.key.source_path = a.source_path;
-	a.key.trim_path = a.trim_path;
-	ro = a.key;
-	/* Percentages stay those of the unfiltered profile unless
-	 * -relative_percentages. */
-	ro.total_profile = f->prof && !a.relative ? s->prof : NULL;
-	ro.active_filters = (const char *const *)f->active;
-	ro.nactive_filters = f->nactive;
-	ro.binaries = &s->binaries;
-	if ((err = pp_report_new(s->ctx, f->prof ? f->prof : s->prof, &ro,
-	                         &a.rpt)) < 0)
-		goto fail;
+	    (err = dup_opt(s->ctx, o->report.trim_path, &a->trim_path)) < 0)
+		return err;
+	a->key.sample_index = a->sample_index;
+	a->key.unit = a->unit;
+	a->key.source_path = a->source_path;
+	a->key.trim_path = a->trim_path;
+	*ro = a->key;
+	ro->active_filters = (const char *const *)f->active;
+	ro->nactive_filters = f->nactive;
+	ro->binaries = &s->binaries;
+	return 0;
+}
+
+/* Put a in the cache in place of the oldest entry. */
+static struct aggregate *aggregate_insert(struct pp_session *s,
+                                          const struct aggregate *a)
+{
+	struct aggregate *slot;
+
 	s->stats.aggregates++;
 	OLDEST(s->aggregates, PP_SESSION_KEEP_AGGREGATES, slot);
 	aggregate_clear(s, slot);
-	*slot = a;
+	*slot = *a;
 	slot->id = ++s->next_id;
 	slot->used = ++s->clock;
-	*out = slot->rpt;
+	return slot;
+}
+
+/* The aggregate stage: a report on f for the options in o that shape the
+ * aggregate, its view set from o. */
+static int get_aggregate(struct pp_session *s, struct filtered *f,
+                         const struct pp_view_opts *o, struct pp_report **out)
+{
+	struct aggregate a = {0}, *e;
+	struct pp_report_opts ro;
+	int err;
+
+	*out = NULL;
+	if ((e = find_aggregate(s, f, o))) {
+		e->used = ++s->clock;
+		pp_report_set_view(e->rpt, &o->report);
+		*out = e->rpt;
+		return 0;
+	}
+	if ((err = aggregate_start(s, f, o, &a, &ro)) < 0)
+		goto fail;
+	/* Percentages stay those of the unfiltered profile unless
+	 * -relative_percentages. */
+	ro.total_profile = f->prof && !a.relative ? s->prof : NULL;
+	if ((err = pp_report_new(s->ctx, f->prof ? f->prof : s->prof, &ro,
+	                         &a.rpt)) < 0)
+		goto fail;
+	*out = aggregate_insert(s, &a)->rpt;
 	return 0;
 fail:
 	aggregate_clear(s, &a);
@@ -527,7 +559,7 @@ static int get_selected(struct pp_session *s, struct filtered *f,
 	struct pp_view_opts whole_opts = *o;
 	struct filtered *whole_f;
 	struct pp_report *whole;
-	struct aggregate a = {0}, *slot;
+	struct aggregate a = {0}, *e;
 	struct pp_report_opts ro;
 	unsigned long long fid = f->id;
 	int err;
@@ -539,18 +571,14 @@ static int get_selected(struct pp_session *s, struct filtered *f,
 		return PP_EUNSUPPORTED;
 	memset(&whole_opts.filter, 0, sizeof(whole_opts.filter));
 	whole_opts.tagroot = whole_opts.tagleaf = NULL;
-	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++) {
-		struct aggregate *e = &s->aggregates[i];
-
-		if (e->id && e->filtered == f->id && !e->relative &&
-		    pp_report_opts_same_aggregate(&e->key, &o->report)) {
-			e->used = ++s->clock;
-			if (e->whole)
-				break; /* the whole profile's report answers */
+	if ((e = find_aggregate(s, f, o))) {
+		e->used = ++s->clock;
+		if (!e->whole) {
 			pp_report_set_view(e->rpt, &o->report);
 			*out = e->rpt;
 			return 0;
 		}
+		/* else the whole profile's report answers */
 	}
 	/* f was used last, so making the whole profile's entry evicts
 	 * another. */
@@ -559,34 +587,14 @@ static int get_selected(struct pp_session *s, struct filtered *f,
 		return err;
 	if (f->id != fid)
 		return pp_error(s->ctx, PP_ENOTFOUND, "filtered entry lost");
-	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++) {
-		struct aggregate *e = &s->aggregates[i];
-
-		if (e->id && e->filtered == f->id && e->whole &&
-		    pp_report_opts_same_aggregate(&e->key, &o->report)) {
-			*out = whole;
-			return 0;
-		}
+	if ((e = find_aggregate(s, f, o)) && e->whole) {
+		*out = whole;
+		return 0;
 	}
-	a.filtered = f->id;
-	a.key = o->report;
-	if ((err = dup_opt(s->ctx, o->report.sample_index, &a.sample_index)) <
-	            0 ||
-	    (err = dup_opt(s->ctx, o->report.unit, &a.unit)) < 0 ||
-	    (err = dup_opt(s->ctx, o->report.source_path, &a.source_path)) <
-	            0 ||
-	    (err = dup_opt(s->ctx, o->report.trim_path, &a.trim_path)) < 0)
+	if ((err = aggregate_start(s, f, o, &a, &ro)) < 0)
 		goto fail;
-	a.key.sample_index = a.sample_index;
-	a.key.unit = a.unit;
-	a.key.source_path = a.source_path;
-	a.key.trim_path = a.trim_path;
-	ro = a.key;
 	/* The whole profile's total, as a filtered report's. */
 	ro.total_profile = NULL;
-	ro.active_filters = (const char *const *)f->active;
-	ro.nactive_filters = f->nactive;
-	ro.binaries = &s->binaries;
 	if ((err = pp_report_new(s->ctx, s->prof, &ro, &a.rpt)) < 0 ||
 	    (err = pp_report_select_tree(a.rpt, whole, f->marks)) < 0)
 		goto fail;
@@ -596,14 +604,9 @@ static int get_selected(struct pp_session *s, struct filtered *f,
 		a.rpt = NULL;
 		a.whole = true;
 	}
-	s->stats.aggregates++;
 	s->stats.selected++;
-	OLDEST(s->aggregates, PP_SESSION_KEEP_AGGREGATES, slot);
-	aggregate_clear(s, slot);
-	*slot = a;
-	slot->id = ++s->next_id;
-	slot->used = ++s->clock;
-	*out = slot->whole ? whole : slot->rpt;
+	e = aggregate_insert(s, &a);
+	*out = e->whole ? whole : e->rpt;
 	return 0;
 fail:
 	aggregate_clear(s, &a);

@@ -8,6 +8,7 @@
 
 #include "pprof/decode.h"
 #include "pprof/source.h"
+#include "util/readfd.h"
 
 static uint64_t cap_of(const struct pp_ctx *ctx)
 {
@@ -19,10 +20,9 @@ int pp_source_read_file(struct pp_ctx *ctx, const char *path,
 {
 	const char *name = strcmp(path, "-") == 0 ? "stdin" : path;
 	uint64_t cap = cap_of(ctx);
-	size_t len = 0, size = 0;
-	uint8_t *buf = NULL;
+	size_t size = 0;
 	struct stat st;
-	int fd, err = 0;
+	int fd, err;
 
 	out->data = NULL;
 	out->len = 0;
@@ -41,45 +41,18 @@ int pp_source_read_file(struct pp_ctx *ctx, const char *path,
 			               name, (unsigned long long)cap);
 			goto done;
 		}
-		if (S_ISREG(st.st_mode) &&
-		    (err = pp_grow(ctx, (void **)&buf, &size,
-		                   (size_t)st.st_size + 1, 1)) < 0)
-			goto done;
+		if (S_ISREG(st.st_mode))
+			size = (size_t)st.st_size + 1;
 	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == size) {
-			if ((err = pp_grow(ctx, (void **)&buf, &size, len + 1,
-			                   1)) < 0)
-				goto done;
-		}
-		n = read(fd, buf + len, size - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = pp_error(ctx, PP_EIO, "%s: %s", name,
-			               strerror(errno));
-			goto done;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > cap) {
-			err = pp_error(ctx, PP_ELIMIT,
-			               "%s: input is larger than the %llu-byte "
-			               "limit (--max-size)",
-			               name, (unsigned long long)cap);
-			goto done;
-		}
-	}
-	out->data = buf;
-	out->len = len;
-	buf = NULL;
+	err = pp_read_fd(ctx, fd, name, size, cap, out);
+	if (err == PP_ELIMIT)
+		err = pp_error(ctx, PP_ELIMIT,
+		               "%s: input is larger than the %llu-byte limit "
+		               "(--max-size)",
+		               name, (unsigned long long)cap);
 done:
 	if (fd != STDIN_FILENO)
 		close(fd);
-	pp_free(ctx, buf);
 	return err;
 }
 

@@ -12,6 +12,7 @@
 
 #include "pprof/srcfile.h"
 #include "util/path.h"
+#include "util/readfd.h"
 
 static bool has_prefix(const char *s, const char *p, size_t n)
 {
@@ -79,42 +80,12 @@ size_t pp_srcfile_trim_path(const char *path, const char *trim_path,
 static int read_whole(struct pp_ctx *ctx, const char *path, uint64_t max,
                       size_t size, struct pp_bytes *out)
 {
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
 	int fd = open(path, O_RDONLY), err;
 
 	if (fd < 0)
 		return pp_error(ctx, PP_EIO, "%s: %s", path, strerror(errno));
-	if ((err = pp_grow(ctx, (void **)&buf, &cap, size ? size : 1, 1)) < 0)
-		goto done;
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap &&
-		    (err = pp_grow(ctx, (void **)&buf, &cap, len + 1, 1)) < 0)
-			goto done;
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = pp_error(ctx, PP_EIO, "%s: %s", path,
-			               strerror(errno));
-			goto done;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > max) {
-			err = pp_error(ctx, PP_ELIMIT, "%s: too large", path);
-			goto done;
-		}
-	}
-	out->data = buf;
-	out->len = len;
-	buf = NULL;
-done:
+	err = pp_read_fd(ctx, fd, path, size, max, out);
 	close(fd);
-	pp_free(ctx, buf);
 	return err;
 }
 

@@ -15,69 +15,26 @@
 
 #include <cmocka.h>
 
+#include "pbuild.h"
 #include "pprof/decode.h"
-
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static void put(struct buf *b, const void *data, size_t n)
-{
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2;
-		b->p = realloc(b->p, b->cap);
-		assert_non_null(b->p);
-	}
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
-}
-
-static void varint(struct buf *b, uint64_t v)
-{
-	uint8_t tmp[10];
-	size_t n = 0;
-
-	do {
-		tmp[n] = (uint8_t)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			tmp[n] |= 0x80;
-		n++;
-	} while (v);
-	put(b, tmp, n);
-}
-
-static void field_bytes(struct buf *b, uint32_t field, const struct buf *m)
-{
-	varint(b, (uint64_t)field << 3 | 2);
-	varint(b, m->len);
-	put(b, m->p, m->len);
-}
-
-static void field_varint(struct buf *b, uint32_t field, uint64_t v)
-{
-	varint(b, (uint64_t)field << 3);
-	varint(b, v);
-}
 
 enum { NSAMPLES = 250000, NLOCS = 3000 };
 
 /* poison: make one sample late in the run name a location that does not
  * exist, so the second thread meets the error. */
-static struct buf build(bool poison)
+static struct gbuf build(bool poison)
 {
-	struct buf b = {0}, m = {0}, packed = {0};
+	struct gbuf b = {0}, m = {0}, packed = {0};
 	uint64_t x = 12345;
 
 	m.len = 0;
-	field_varint(&m, 1, 1);
-	field_varint(&m, 2, 2);
-	field_bytes(&b, 1, &m);
+	gb_uint(&m, 1, 1);
+	gb_uint(&m, 2, 2);
+	gb_msg(&b, 1, &m);
 	m.len = 0;
-	field_varint(&m, 1, 3);
-	field_varint(&m, 2, 4);
-	field_bytes(&b, 1, &m);
+	gb_uint(&m, 1, 3);
+	gb_uint(&m, 2, 4);
+	gb_msg(&b, 1, &m);
 	for (uint32_t s = 0; s < NSAMPLES; s++) {
 		uint32_t depth;
 
@@ -86,41 +43,38 @@ static struct buf build(bool poison)
 		m.len = 0;
 		packed.len = 0;
 		for (uint32_t i = 0; i < depth; i++)
-			varint(&packed, 1 + (x >> ((i * 2 + 3) % 61)) % NLOCS);
+			gb_varint(&packed,
+			          1 + (x >> ((i * 2 + 3) % 61)) % NLOCS);
 		if (poison && s == NSAMPLES - 10)
-			varint(&packed, NLOCS + 99);
-		field_bytes(&m, 1, &packed);
+			gb_varint(&packed, NLOCS + 99);
+		gb_msg(&m, 1, &packed);
 		packed.len = 0;
-		varint(&packed, s % 7);
-		varint(&packed, (s % 13) * 1000);
-		field_bytes(&m, 2, &packed);
+		gb_varint(&packed, s % 7);
+		gb_varint(&packed, (s % 13) * 1000);
+		gb_msg(&m, 2, &packed);
 		if (s % 5 == 0) {
-			struct buf l = {0};
+			struct gbuf l = {0};
 
-			field_varint(&l, 1, 5);
-			field_varint(&l, 2, 6 + s % 2);
-			field_bytes(&m, 3, &l);
+			gb_uint(&l, 1, 5);
+			gb_uint(&l, 2, 6 + s % 2);
+			gb_msg(&m, 3, &l);
 			free(l.p);
 		}
-		field_bytes(&b, 2, &m);
+		gb_msg(&b, 2, &m);
 	}
 	for (uint32_t i = 1; i <= NLOCS; i++) {
 		m.len = 0;
-		field_varint(&m, 1, i);
-		field_varint(&m, 3, 0x1000 + i);
-		field_bytes(&b, 4, &m);
+		gb_uint(&m, 1, i);
+		gb_uint(&m, 3, 0x1000 + i);
+		gb_msg(&b, 4, &m);
 	}
 	{
 		static const char *const strs[] = {
 		        "",  "samples", "count", "cpu", "nanoseconds",
 		        "k", "v1",      "v2"};
 
-		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
-			struct buf t = {(uint8_t *)(uintptr_t)strs[i],
-			                strlen(strs[i]), 0};
-
-			field_bytes(&b, 6, &t);
-		}
+		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+			gb_str(&b, 6, strs[i]);
 	}
 	free(m.p);
 	free(packed.p);
@@ -175,7 +129,7 @@ static void same_model(const struct pp_profile *a, const struct pp_profile *b)
 
 static void test_decode_split__same_as_single_thread(void **state)
 {
-	struct buf b = build(false);
+	struct gbuf b = build(false);
 	struct pp_ctx one = PP_CTX_INIT, two = PP_CTX_INIT, own = PP_CTX_INIT;
 	struct pp_profile *p1 = NULL, *p2 = NULL, *p3 = NULL;
 	uint8_t *copy = malloc(b.len);
@@ -202,7 +156,7 @@ static void test_decode_split__same_as_single_thread(void **state)
 
 static void test_decode_split__error_in_second_half(void **state)
 {
-	struct buf b = build(true);
+	struct gbuf b = build(true);
 	struct pp_ctx ctx = PP_CTX_INIT;
 	struct pp_profile *p = NULL;
 

@@ -20,52 +20,9 @@
 
 #include <cmocka.h>
 
+#include "pbuild.h"
 #include "pprof/decode.h"
 #include "pprof/source.h"
-
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static void put(struct buf *b, const void *data, size_t n)
-{
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2;
-		b->p = realloc(b->p, b->cap);
-		assert_non_null(b->p);
-	}
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
-}
-
-static void varint(struct buf *b, uint64_t v)
-{
-	uint8_t tmp[10];
-	size_t n = 0;
-
-	do {
-		tmp[n] = (uint8_t)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			tmp[n] |= 0x80;
-		n++;
-	} while (v);
-	put(b, tmp, n);
-}
-
-static void field_bytes(struct buf *b, uint32_t field, const struct buf *m)
-{
-	varint(b, (uint64_t)field << 3 | 2);
-	varint(b, m->len);
-	put(b, m->p, m->len);
-}
-
-static void field_varint(struct buf *b, uint32_t field, uint64_t v)
-{
-	varint(b, (uint64_t)field << 3);
-	varint(b, v);
-}
 
 enum { NSAMPLES = 20000, NLOCS = 500 };
 
@@ -85,16 +42,16 @@ static uint64_t loc_id(enum ids ids, uint32_t i)
 }
 
 /* Go's layout: sample types, samples, locations, functions, strings. */
-static struct buf build(enum ids ids, enum flaw flaw)
+static struct gbuf build(enum ids ids, enum flaw flaw)
 {
-	struct buf b = {0}, m = {0}, packed = {0};
+	struct gbuf b = {0}, m = {0}, packed = {0};
 	uint64_t x = 12345;
 
 	for (int t = 0; t < 2; t++) {
 		m.len = 0;
-		field_varint(&m, 1, 1 + 2 * (uint64_t)t);
-		field_varint(&m, 2, 2 + 2 * (uint64_t)t);
-		field_bytes(&b, 1, &m);
+		gb_uint(&m, 1, 1 + 2 * (uint64_t)t);
+		gb_uint(&m, 2, 2 + 2 * (uint64_t)t);
+		gb_msg(&b, 1, &m);
 	}
 	for (uint32_t s = 0; s < NSAMPLES; s++) {
 		uint32_t depth;
@@ -104,62 +61,58 @@ static struct buf build(enum ids ids, enum flaw flaw)
 		m.len = 0;
 		packed.len = 0;
 		for (uint32_t i = 0; i < depth; i++)
-			varint(&packed,
-			       loc_id(ids, (x >> ((i * 2 + 3) % 61)) % NLOCS));
+			gb_varint(
+			        &packed,
+			        loc_id(ids, (x >> ((i * 2 + 3) % 61)) % NLOCS));
 		if (flaw == UNKNOWN_LOCATION && s == NSAMPLES - 10)
-			varint(&packed, 7777777);
-		field_bytes(&m, 1, &packed);
+			gb_varint(&packed, 7777777);
+		gb_msg(&m, 1, &packed);
 		packed.len = 0;
-		varint(&packed, s % 7);
-		varint(&packed, (s % 13) * 1000);
-		field_bytes(&m, 2, &packed);
+		gb_varint(&packed, s % 7);
+		gb_varint(&packed, (s % 13) * 1000);
+		gb_msg(&m, 2, &packed);
 		if (s % 5 == 0) {
-			struct buf l = {0};
+			struct gbuf l = {0};
 
-			field_varint(&l, 1, 5);
-			field_varint(&l, 2,
-			             flaw == LABEL_STRING && s == 500
-			                     ? 99
-			                     : 6 + s % 2);
-			field_bytes(&m, 3, &l);
+			gb_uint(&l, 1, 5);
+			gb_uint(&l, 2,
+			        flaw == LABEL_STRING && s == 500 ? 99
+			                                         : 6 + s % 2);
+			gb_msg(&m, 3, &l);
 			free(l.p);
 		}
 		if (s % 11 == 0) {
-			struct buf l = {0};
+			struct gbuf l = {0};
 
-			field_varint(&l, 1, 8);
-			field_varint(&l, 3, s);
-			field_varint(&l, 4, 4);
-			field_bytes(&m, 3, &l);
+			gb_uint(&l, 1, 8);
+			gb_uint(&l, 3, s);
+			gb_uint(&l, 4, 4);
+			gb_msg(&m, 3, &l);
 			free(l.p);
 		}
-		field_bytes(&b, 2, &m);
+		gb_msg(&b, 2, &m);
 	}
 	if (flaw == TYPE_AFTER_SAMPLE) {
 		m.len = 0;
-		field_varint(&m, 1, 1);
-		field_varint(&m, 2, 2);
-		field_bytes(&b, 1, &m);
+		gb_uint(&m, 1, 1);
+		gb_uint(&m, 2, 2);
+		gb_msg(&b, 1, &m);
 	}
 	for (uint32_t k = 0; k < NLOCS; k++) {
 		uint32_t i = ids == REVERSED ? NLOCS - 1 - k : k;
 
 		m.len = 0;
-		field_varint(&m, 1, loc_id(ids, i));
-		field_varint(&m, 3, 0x1000 + i);
-		field_bytes(&b, 4, &m);
+		gb_uint(&m, 1, loc_id(ids, i));
+		gb_uint(&m, 3, 0x1000 + i);
+		gb_msg(&b, 4, &m);
 	}
 	{
 		static const char *const strs[] = {
 		        "",  "samples", "count", "cpu", "nanoseconds",
 		        "k", "v1",      "v2",    "n"};
 
-		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
-			struct buf t = {(uint8_t *)(uintptr_t)strs[i],
-			                strlen(strs[i]), 0};
-
-			field_bytes(&b, 6, &t);
-		}
+		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+			gb_str(&b, 6, strs[i]);
 	}
 	free(m.p);
 	free(packed.p);
@@ -197,7 +150,7 @@ static void same_model(const struct pp_profile *a, const struct pp_profile *b)
 
 /* Feed b in pieces: the first 4096 bytes, then sizes from steps. 0, or
  * 1 as the stream gave up. */
-static int stream(struct pp_ctx *ctx, const struct buf *b, const size_t *steps,
+static int stream(struct pp_ctx *ctx, const struct gbuf *b, const size_t *steps,
                   size_t nsteps, struct pp_profile **out)
 {
 	struct pp_decode_stream *s;
@@ -230,7 +183,7 @@ static void test_decode_stream__same_model(void **state)
 
 	(void)state;
 	for (int ids = IN_ORDER; ids <= SPARSE; ids++) {
-		struct buf b = build((enum ids)ids, NONE);
+		struct gbuf b = build((enum ids)ids, NONE);
 		struct pp_ctx ctx = PP_CTX_INIT;
 		struct pp_profile *want = NULL;
 
@@ -257,7 +210,7 @@ static void test_decode_stream__gives_up(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(flaws) / sizeof(flaws[0]); i++) {
-		struct buf b = build(IN_ORDER, flaws[i]);
+		struct gbuf b = build(IN_ORDER, flaws[i]);
 		struct pp_ctx ctx = PP_CTX_INIT;
 		struct pp_profile *p = NULL;
 
@@ -267,7 +220,7 @@ static void test_decode_stream__gives_up(void **state)
 	}
 	{
 		/* Truncated inside the strings. */
-		struct buf b = build(IN_ORDER, NONE);
+		struct gbuf b = build(IN_ORDER, NONE);
 		struct pp_ctx ctx = PP_CTX_INIT;
 		struct pp_profile *p = NULL;
 
@@ -279,14 +232,14 @@ static void test_decode_stream__gives_up(void **state)
 	{
 		/* Text (a legacy heap profile) and a start too short to
 		 * tell. */
-		struct buf b = {0};
+		struct gbuf b = {0};
 		struct pp_ctx ctx = PP_CTX_INIT;
 		struct pp_profile *p = NULL;
 		static const char heap[] =
 		        "heap profile: 1: 2 [3: 4] @ heap/1048576\n";
 
 		while (b.len < 8192)
-			put(&b, heap, sizeof(heap) - 1);
+			gb_put(&b, heap, sizeof(heap) - 1);
 		assert_int_equal(stream(&ctx, &b, steps, 1, &p), 1);
 		b.len = 100;
 		assert_int_equal(stream(&ctx, &b, steps, 1, &p), 1);
@@ -296,9 +249,9 @@ static void test_decode_stream__gives_up(void **state)
 }
 
 /* gzip members of b, cut into n members. */
-static struct buf gzip_of(const struct buf *b, int n)
+static struct gbuf gzip_of(const struct gbuf *b, int n)
 {
-	struct buf out = {0};
+	struct gbuf out = {0};
 	size_t at = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -317,7 +270,7 @@ static struct buf gzip_of(const struct buf *b, int n)
 			z.next_out = tmp;
 			z.avail_out = sizeof(tmp);
 			zr = deflate(&z, Z_FINISH);
-			put(&out, tmp, sizeof(tmp) - z.avail_out);
+			gb_put(&out, tmp, sizeof(tmp) - z.avail_out);
 		} while (zr == Z_OK);
 		assert_int_equal(zr, Z_STREAM_END);
 		deflateEnd(&z);
@@ -328,7 +281,7 @@ static struct buf gzip_of(const struct buf *b, int n)
 
 static int collect(void *arg, const uint8_t *piece, size_t n)
 {
-	put(arg, piece, n);
+	gb_put(arg, piece, n);
 	return 0;
 }
 
@@ -342,7 +295,7 @@ static int refuse(void *arg, const uint8_t *piece, size_t n)
 
 static void test_decode_stream__gunzip_each(void **state)
 {
-	struct buf raw = build(REVERSED, NONE);
+	struct gbuf raw = build(REVERSED, NONE);
 #ifdef PP_HAVE_ISAL
 	const int streams = 0;
 #else
@@ -351,11 +304,11 @@ static void test_decode_stream__gunzip_each(void **state)
 
 	(void)state;
 	for (int members = 1; members <= 3; members++) {
-		struct buf gz = gzip_of(&raw, members), got = {0};
+		struct gbuf gz = gzip_of(&raw, members), got = {0};
 		struct pp_ctx ctx = PP_CTX_INIT;
 
 		/* Zero padding after the last member is fine. */
-		put(&gz, "\0\0\0", 3);
+		gb_put(&gz, "\0\0\0", 3);
 		assert_int_equal(pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len,
 		                                       false, collect, &got),
 		                 streams);
@@ -399,7 +352,7 @@ static void test_decode_stream__gunzip_each(void **state)
 /* Through pp_source_decode: the same profile as inflating it whole. */
 static void test_decode_stream__source_decode(void **state)
 {
-	struct buf raw = build(IN_ORDER, NONE), gz = gzip_of(&raw, 1);
+	struct gbuf raw = build(IN_ORDER, NONE), gz = gzip_of(&raw, 1);
 	struct pp_ctx ctx = PP_CTX_INIT;
 	struct pp_profile *want = NULL, *got = NULL;
 
@@ -414,7 +367,7 @@ static void test_decode_stream__source_decode(void **state)
 }
 
 /* Incompressible bytes: a gzip of n of them is as big. */
-static void random_bytes(struct buf *b, size_t n)
+static void random_bytes(struct gbuf *b, size_t n)
 {
 	uint64_t x = 99;
 
@@ -423,7 +376,7 @@ static void random_bytes(struct buf *b, size_t n)
 
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
 		c = (uint8_t)(x >> 56);
-		put(b, &c, 1);
+		gb_put(b, &c, 1);
 	}
 }
 
@@ -448,8 +401,8 @@ static int stop_after(void *arg, const uint8_t *piece, size_t n)
  */
 static void test_decode_stream__release_input(void **state)
 {
-	struct buf raw = build(IN_ORDER, NONE), noise = {0}, type = {0};
-	struct buf sample = {0}, gz;
+	struct gbuf raw = build(IN_ORDER, NONE), noise = {0}, type = {0};
+	struct gbuf sample = {0}, gz;
 	struct pp_ctx ctx = PP_CTX_INIT;
 	struct pp_profile *want = NULL, *got = NULL;
 	struct stop_after stop = {0, 20};
@@ -462,13 +415,13 @@ static void test_decode_stream__release_input(void **state)
 	 * needs 34 bits, which the stream does not take and pp_decode
 	 * does. */
 	random_bytes(&noise, 6u << 20);
-	field_bytes(&raw, 6, &noise);
-	field_varint(&sample, 1, (uint64_t)1 << 33);
-	field_varint(&sample, 2, 1);
-	field_varint(&sample, 2, 2);
-	field_bytes(&raw, 2, &sample);
-	field_varint(&type, 1, (uint64_t)1 << 33);
-	field_bytes(&raw, 4, &type);
+	gb_msg(&raw, 6, &noise);
+	gb_uint(&sample, 1, (uint64_t)1 << 33);
+	gb_uint(&sample, 2, 1);
+	gb_uint(&sample, 2, 2);
+	gb_msg(&raw, 2, &sample);
+	gb_uint(&type, 1, (uint64_t)1 << 33);
+	gb_msg(&raw, 4, &type);
 	gz = gzip_of(&raw, 1);
 	assert_true(gz.len > (6u << 20));
 	r = pp_source_gunzip_each(&ctx, NULL, gz.p, gz.len, true, stop_after,

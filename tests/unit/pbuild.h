@@ -1,4 +1,5 @@
-/* A tiny protobuf writer for building test profiles byte by byte. */
+/* A tiny protobuf writer for building test profiles byte by byte: struct pb
+ * on a fixed buffer, struct gbuf on a growing one. */
 #ifndef PP_TEST_PBUILD_H
 #define PP_TEST_PBUILD_H
 
@@ -44,6 +45,61 @@ static inline void pb_msg(struct pb *b, uint32_t field, const struct pb *m)
 static inline void pb_str(struct pb *b, uint32_t field, const char *s)
 {
 	pb_bytes(b, field, s, strlen(s));
+}
+
+/* The same writer on a growing buffer, for profiles too big for struct pb
+ * (the split and streaming decodes want hundreds of thousands of samples).
+ * The caller frees p. */
+struct gbuf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static inline void gb_put(struct gbuf *b, const void *data, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p)
+			abort();
+	}
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+static inline void gb_varint(struct gbuf *b, uint64_t v)
+{
+	uint8_t tmp[10];
+	size_t n = 0;
+
+	do {
+		tmp[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			tmp[n] |= 0x80;
+		n++;
+	} while (v);
+	gb_put(b, tmp, n);
+}
+
+static inline void gb_msg(struct gbuf *b, uint32_t field, const struct gbuf *m)
+{
+	gb_varint(b, (uint64_t)field << 3 | 2);
+	gb_varint(b, m->len);
+	gb_put(b, m->p, m->len);
+}
+
+static inline void gb_uint(struct gbuf *b, uint32_t field, uint64_t v)
+{
+	gb_varint(b, (uint64_t)field << 3);
+	gb_varint(b, v);
+}
+
+static inline void gb_str(struct gbuf *b, uint32_t field, const char *s)
+{
+	gb_varint(b, (uint64_t)field << 3 | 2);
+	gb_varint(b, strlen(s));
+	gb_put(b, s, strlen(s));
 }
 
 /*

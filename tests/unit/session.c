@@ -20,17 +20,28 @@ struct fixture {
 	struct pp_session *s;
 };
 
+/* The test profile in a session of its own, on ctx; NULL if it fails. */
+static struct pp_session *open_profile(struct pp_ctx *ctx)
+{
+	struct pp_ctx init = PP_CTX_INIT;
+	struct pp_load_opts lo = {.symbolize = "none"};
+	const char *src = PROFILE;
+	struct pp_session *s = NULL;
+
+	*ctx = init;
+	if (pp_session_open(ctx, &src, 1, &lo, &s) < 0)
+		return NULL;
+	return s;
+}
+
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct pp_ctx init = PP_CTX_INIT;
-	struct pp_load_opts lo = {0};
-	const char *src = PROFILE;
 
-	f->ctx = init;
-	lo.symbolize = "none";
-	if (pp_session_open(&f->ctx, &src, 1, &lo, &f->s) < 0)
+	if (!f || !(f->s = open_profile(&f->ctx))) {
+		free(f);
 		return -1;
+	}
 	*state = f;
 	return 0;
 }
@@ -61,14 +72,11 @@ static char *run(struct pp_session *s, enum pp_report_kind kind,
 /* The same report from a session of its own: what the cache must match. */
 static char *run_fresh(enum pp_report_kind kind, const struct pp_view_opts *o)
 {
-	struct pp_ctx ctx = PP_CTX_INIT;
-	struct pp_load_opts lo = {0};
-	const char *src = PROFILE;
-	struct pp_session *s;
+	struct pp_ctx ctx;
+	struct pp_session *s = open_profile(&ctx);
 	char *text;
 
-	lo.symbolize = "none";
-	assert_int_equal(pp_session_open(&ctx, &src, 1, &lo, &s), 0);
+	assert_non_null(s);
 	text = run(s, kind, o);
 	pp_session_free(s);
 	return text;
@@ -245,14 +253,11 @@ static char *tree_text(struct pp_session *s, const struct pp_view_opts *o,
 /* The same from a session of its own that filters the profile. */
 static char *tree_text_fresh(const struct pp_view_opts *o)
 {
-	struct pp_ctx ctx = PP_CTX_INIT;
-	struct pp_load_opts lo = {0};
-	const char *src = PROFILE;
-	struct pp_session *s;
+	struct pp_ctx ctx;
+	struct pp_session *s = open_profile(&ctx);
 	char *text;
 
-	lo.symbolize = "none";
-	assert_int_equal(pp_session_open(&ctx, &src, 1, &lo, &s), 0);
+	assert_non_null(s);
 	text = tree_text(s, o, false);
 	pp_session_free(s);
 	return text;
