@@ -72,7 +72,8 @@ run_job() {
 		echo "SKIP $what"
 	else
 		echo "FAILED $what"
-		grep -E "FAIL|==[0-9]+==" "$log" | head -20
+		# A failure's stderr runs over several lines: show a few of each.
+		grep -E -A4 "FAIL|==[0-9]+==" "$log" | head -30
 	fi
 }
 export -f run_job

@@ -101,5 +101,8 @@ if tls:
     server.socket = context.wrap_socket(server.socket, server_side=True)
 server.daemon_threads = True
 print("listening on %d" % server.server_address[1], flush=True)
-threading.Timer(300, server.shutdown).start()
+# A safety net for a test killed before its EXIT trap; the test stops
+# the server itself. An hour, since a whole test under valgrind on a
+# loaded machine runs past five minutes (a fresh root's CI did).
+threading.Timer(3600, server.shutdown).start()
 server.serve_forever()
