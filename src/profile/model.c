@@ -259,15 +259,25 @@ static int unknown_index(const struct pp_profile *p, const char *spec)
 	char names[512] = "";
 	size_t used = 0;
 
-	for (uint32_t i = 0; i < p->nsample_types && used < sizeof(names);
-	     i++) {
-		int n = snprintf(names + used, sizeof(names) - used, "%s%s",
-		                 i ? " " : "",
-		                 pp_profile_str(p, p->sample_types[i].type));
-		if (n < 0)
-			break;
-		used += (size_t)n;
+	/* Names whole; a NUL byte, which pprof prints raw but an error
+	 * line cannot hold, is written \x00. */
+	for (uint32_t i = 0; i < p->nsample_types; i++) {
+		size_t tl;
+		const char *t =
+		        pp_profile_strn(p, p->sample_types[i].type, &tl);
+
+		if (i && used + 1 < sizeof(names))
+			names[used++] = ' ';
+		for (size_t k = 0; k < tl && used + 5 < sizeof(names); k++) {
+			if (t[k] == '\0') {
+				memcpy(names + used, "\\x00", 4);
+				used += 4;
+			} else {
+				names[used++] = t[k];
+			}
+		}
 	}
+	names[used] = '\0';
 	return pp_error(p->ctx, PP_EUSAGE,
 	                "sample_index \"%s\" must be one of: [%s]", spec,
 	                names);
@@ -299,9 +309,13 @@ int pp_profile_sample_index(const struct pp_profile *p, const char *spec,
 	/* Legacy spellings: "inuse_space" matches a type named "space". */
 	noinuse = strncmp(spec, "inuse_", 6) == 0 ? spec + 6 : spec;
 	for (uint32_t i = 0; i < p->nsample_types; i++) {
-		const char *t = pp_profile_str(p, p->sample_types[i].type);
+		size_t tl;
+		const char *t =
+		        pp_profile_strn(p, p->sample_types[i].type, &tl);
 
-		if (strcmp(t, spec) == 0 || strcmp(t, noinuse) == 0) {
+		/* Whole names: "samp" is not "samp\0les". */
+		if ((tl == strlen(spec) && memcmp(t, spec, tl) == 0) ||
+		    (tl == strlen(noinuse) && memcmp(t, noinuse, tl) == 0)) {
 			*out = i;
 			return 0;
 		}

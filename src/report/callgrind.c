@@ -344,8 +344,12 @@ int pp_report_callgrind(struct pp_report *r, FILE *out)
 	if ((err = disambiguate(&c)) < 0 || (err = index_edges(&c)) < 0)
 		goto done;
 
-	fprintf(out, "positions: instr line\nevents: %s%s(%s)\n",
-	        r->opts.mean ? "mean_" : "", r->sample_type, r->output_unit);
+	fprintf(out, "positions: instr line\nevents: %s",
+	        r->opts.mean ? "mean_" : "");
+	/* The type whole, NUL bytes and all, as pprof prints it. */
+	pp_report__put_str(r->prof, r->prof->sample_types[r->sample_index].type,
+	                   out);
+	fprintf(out, "(%s)\n", r->output_unit);
 	for (uint32_t i = 0; i < r->view.norder && err >= 0; i++)
 		err = print_node(
 		        &c, r->view.order[i],

@@ -352,10 +352,19 @@ void pp_report__print_profile_labels(const struct pp_report *r, FILE *out)
 			fputc('\n', out);
 		}
 	}
-	/* pprof leaves the line out for a sample type with no name. */
-	if (r->opts.mean || r->sample_type[0])
-		fprintf(out, "Type: %s%s\n", r->opts.mean ? "mean_" : "",
-		        r->sample_type);
+	/* pprof leaves the line out for a sample type with no name; a name
+	 * with NUL bytes prints whole. */
+	{
+		pp_str type = p->sample_types[r->sample_index].type;
+		size_t tl;
+
+		(void)pp_profile_strn(p, type, &tl);
+		if (r->opts.mean || tl) {
+			fprintf(out, "Type: %s", r->opts.mean ? "mean_" : "");
+			pp_report__put_str(p, type, out);
+			fputc('\n', out);
+		}
+	}
 	if (p->time_nanos != 0)
 		print_time(out, p->time_nanos);
 	if (p->duration_nanos != 0) {

@@ -7,7 +7,6 @@
  * rootward of it is kept. Legacy profiles carry these: gperftools' signal
  * handler frames, allocator frames in heap profiles.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "pprof/transform.h"
@@ -51,17 +50,23 @@ static size_t simplify(const char *name, size_t n, char *buf, size_t bufsz)
 	return n;
 }
 
-static int compile_full(struct pp_ctx *ctx, const char *what, const char *rx,
+/* "^(RX)$" compiled, RX being the profile's string s whole (a NUL in it
+ * is an ordinary character, as in Go). */
+static int compile_full(struct pp_ctx *ctx, const char *what,
+                        const struct pp_profile *p, pp_str s,
                         struct pp_regex **out)
 {
-	size_t n = strlen(rx) + 5;
-	char *full = pp_malloc(ctx, n);
+	size_t len;
+	const char *rx = pp_profile_strn(p, s, &len);
+	char *full = pp_malloc(ctx, len + 5);
 	int err;
 
 	if (!full)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
-	snprintf(full, n, "^(%s)$", rx);
-	err = pp_regex_compile(ctx, what, full, out);
+	memcpy(full, "^(", 2);
+	memcpy(full + 2, rx, len);
+	memcpy(full + 2 + len, ")$", 3);
+	err = pp_regex_compilen(ctx, what, full, len + 4, out);
 	pp_free(ctx, full);
 	return err;
 }
@@ -76,11 +81,9 @@ int pp_profile_remove_uninteresting(struct pp_ctx *ctx, struct pp_profile *p)
 
 	if (!p->drop_frames)
 		return 0;
-	if (compile_full(ctx, "drop_frames", pp_profile_str(p, p->drop_frames),
-	                 &drop) < 0 ||
+	if (compile_full(ctx, "drop_frames", p, p->drop_frames, &drop) < 0 ||
 	    (p->keep_frames &&
-	     compile_full(ctx, "keep_frames", pp_profile_str(p, p->keep_frames),
-	                  &keep) < 0)) {
+	     compile_full(ctx, "keep_frames", p, p->keep_frames, &keep) < 0)) {
 		/* pprof ignores a profile's bad regex; so do we, aloud. */
 		pp_warn(ctx, "ignoring the profile's drop_frames: %s",
 		        pp_ctx_message(ctx));

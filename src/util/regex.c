@@ -18,6 +18,12 @@ struct pp_regex {
 int pp_regex_compile(struct pp_ctx *ctx, const char *what, const char *pattern,
                      struct pp_regex **out)
 {
+	return pp_regex_compilen(ctx, what, pattern, strlen(pattern), out);
+}
+
+int pp_regex_compilen(struct pp_ctx *ctx, const char *what, const char *pattern,
+                      size_t len, struct pp_regex **out)
+{
 	struct pp_regex *re;
 	int errcode = 0;
 	PCRE2_SIZE erroff = 0;
@@ -27,14 +33,16 @@ int pp_regex_compile(struct pp_ctx *ctx, const char *what, const char *pattern,
 	if (!re)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
 	re->ctx = ctx;
-	re->pattern = pp_strdup(ctx, pattern);
+	re->pattern = pp_malloc(ctx, len + 1);
 	if (!re->pattern) {
 		pp_regex_free(re);
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
 	}
 	/* UTF mode so that "." is one character as in RE2; names from a
 	 * profile are not checked for valid UTF-8, hence MATCH_INVALID_UTF. */
-	re->code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+	memcpy(re->pattern, pattern, len);
+	re->pattern[len] = '\0';
+	re->code = pcre2_compile((PCRE2_SPTR)pattern, len,
 	                         PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &errcode,
 	                         &erroff, NULL);
 	if (!re->code) {

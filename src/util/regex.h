@@ -24,6 +24,10 @@ struct pp_regex;
  */
 int pp_regex_compile(struct pp_ctx *ctx, const char *what, const char *pattern,
                      struct pp_regex **out);
+/* The same for a pattern of len bytes that may hold NUL bytes (a
+ * profile's own drop_frames, say), each an ordinary character. */
+int pp_regex_compilen(struct pp_ctx *ctx, const char *what, const char *pattern,
+                      size_t len, struct pp_regex **out);
 void pp_regex_free(struct pp_regex *re);
 
 /* True if re matches somewhere in s[0..len). */

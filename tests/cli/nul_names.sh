@@ -127,4 +127,15 @@ report "proto" proto -output="$TMP/back.pb.gz"
 grep -av '^Period\|^Time\|^Duration' "$TMP/raw.want" >"$TMP/a"
 grep -av '^Period\|^Time\|^Duration' "$TMP/raw.got" >"$TMP/b"
 expect_same "$TMP/a" "$TMP/b" "proto read back"
+
+# -sample_index takes a type's whole name: "samp" is not "samp\0les".
+T="$SRCDIR/testdata/names/nul_types.pb.gz"
+"$PPROF_C" top -sample_index=samp "$T" >"$TMP/out" 2>"$TMP/err" </dev/null
+RC=$?
+expect_status 2 "sample_index cut at the NUL"
+expect_err_line '^pprof-c: sample_index "samp" must be one of: \[samp\\x00les cpu\\x00x\]$' \
+	"sample_index cut at the NUL"
+"$PPROF_C" top -sample_index=cpu "$T" >"$TMP/out" 2>"$TMP/err" </dev/null
+RC=$?
+expect_status 2 "sample_index cpu"
 finish

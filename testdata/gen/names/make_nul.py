@@ -5,6 +5,11 @@ and invalid UTF-8, for the goldens that check such names are kept whole
 only after a NUL stay apart.
 
     python3 testdata/gen/names/make_nul.py [OUT]
+    python3 testdata/gen/names/make_nul.py --types [OUT]
+
+With --types (testdata/names/nul_types.pb.gz) the NUL bytes are in the
+sample types, their units, the period type, the default sample type and
+drop_frames too ("a\\0x|\\0lead": two of the functions, named whole).
 
 Functions "a\\0x" and "a\\0y" differ only after a NUL and "a" is their
 prefix; "\\0lead" starts with one; "b\\xff\\xfe", "c\\xc0\\xafd" (overlong)
@@ -79,7 +84,12 @@ def packed(num, values):
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else "testdata/names/nul.pb.gz"
+    args = sys.argv[1:]
+    types = bool(args) and args[0] == "--types"
+    if types:
+        args = args[1:]
+    default = "testdata/names/nul%s.pb.gz" % ("_types" if types else "")
+    out = args[0] if args else default
     strings = [b""]
 
     def s(b):
@@ -88,9 +98,14 @@ def main():
         return strings.index(b)
 
     prof = bytearray()
-    st = field_varint(1, s(b"samples")) + field_varint(2, s(b"count"))
+    if types:
+        st = field_varint(1, s(b"samp\x00les")) + field_varint(2, s(b"count"))
+        vt = (field_varint(1, s(b"cpu\x00x")) +
+              field_varint(2, s(b"nano\x00seconds")))
+    else:
+        st = field_varint(1, s(b"samples")) + field_varint(2, s(b"count"))
+        vt = field_varint(1, s(b"cpu")) + field_varint(2, s(b"nanoseconds"))
     prof += field_bytes(1, st)
-    vt = field_varint(1, s(b"cpu")) + field_varint(2, s(b"nanoseconds"))
     prof += field_bytes(1, vt)
     for stack, value, label, num in STACKS:
         locs = [i + 1 for i in stack] + [1]
@@ -120,6 +135,9 @@ def main():
     prof += field_varint(9, 1700000000 * 10**9)
     prof += field_varint(10, 10**9)
     prof += packed(13, [s(b"comment \x00 with NUL"), s(b"bad \xff")])
+    if types:
+        prof += field_varint(7, s(b"a\x00x|\x00lead"))
+        prof += field_varint(14, s(b"samp\x00les"))
     for b in strings:
         prof += field_bytes(6, b)
     with open(out, "wb") as f:
