@@ -65,6 +65,21 @@ start_server() {
 	[ -n "$LISTEN" ]
 }
 
+# serve_web ARGS...: starts `pprof-c -no_browser ARGS` (a web server) in
+# the background, leaving its pid in $PID and its URL in $URL (empty if it
+# did not come up within 20 s); its stderr goes to $TMP/serve.err.
+serve_web() {
+	"$PPROF_C" -no_browser "$@" 2>"$TMP/serve.err" &
+	PID=$!
+	URL=
+	for _ in $(seq 200); do
+		URL=$(grep -o 'http://[^ ]*' "$TMP/serve.err" 2>/dev/null)
+		[ -n "$URL" ] && return
+		kill -0 $PID 2>/dev/null || return
+		sleep 0.1
+	done
+}
+
 # require COMMAND PACKAGE: the whole test needs COMMAND; without it the
 # test reports SKIP (exit 77), never a pass.
 require() {

@@ -18,21 +18,7 @@ expect_status 2 "-http with a report command"
 run -http=:0 -no_browser
 expect_status 2 "-http without a profile"
 
-# serve ARGS...: start a server, leaving its pid in $PID and its URL in
-# $URL (empty if it did not come up within 20 s).
-serve() {
-	"$PPROF_C" -no_browser "$@" 2>"$TMP/serve.err" &
-	PID=$!
-	URL=
-	for _ in $(seq 200); do
-		URL=$(grep -o 'http://[^ ]*' "$TMP/serve.err" 2>/dev/null)
-		[ -n "$URL" ] && return
-		kill -0 $PID 2>/dev/null || return
-		sleep 0.1
-	done
-}
-
-serve -http=127.0.0.1:0 "$CPU"
+serve_web -http=127.0.0.1:0 "$CPU"
 if [ -n "$URL" ]; then ok; else bad "server on 127.0.0.1:0 did not start: $(cat "$TMP/serve.err")"; fi
 port=${URL##*:}
 if grep -q "warning" "$TMP/serve.err"; then bad "loopback bind warned"; else ok; fi
@@ -61,7 +47,7 @@ expect_status 0 "SIGINT"
 # An empty host is localhost on both loopbacks, at one port: a client that
 # resolves localhost to ::1 first (Node 18, curl on some systems) connects
 # as well as one that takes 127.0.0.1.
-serve -http=:0 "$CPU"
+serve_web -http=:0 "$CPU"
 port=${URL##*:}
 if [ "$URL" = "http://localhost:$port" ]; then ok; else bad "-http=:0 printed '$URL'"; fi
 if command -v curl >/dev/null; then
@@ -82,7 +68,7 @@ RC=$?
 expect_status 0 "SIGTERM"
 
 # Any address that is not loopback warns (0.0.0.0: every interface).
-serve -http=0.0.0.0:0 "$CPU"
+serve_web -http=0.0.0.0:0 "$CPU"
 if grep -q "warning: serving on 0.0.0.0, which is not a loopback address" "$TMP/serve.err"; then ok; else
 	bad "no warning for 0.0.0.0: $(cat "$TMP/serve.err")"
 fi
