@@ -86,8 +86,8 @@ cat <<REPORT
 | cold \`pprof-c top\` (best of 3) | ${top} s | 1 |
 | first flame graph page, pprof-c (process start to rendered page) | ${first_s} s | $(ratio "$first_s" "$top") x top |
 | first flame graph page, \`go tool pprof -http\` | ${go_s} s | $( [[ $go_s =~ ^[0-9.]+$ ]] && ratio "$go_s" "$first_s" || echo -) x pprof-c's |
-| first /api/flame (width 1200: builds the tree) | ${first_api} s | $(ratio "$first_api" "$top") x top |
-| the same again (cached) | ${again} s | $(ratio "$again" "$top") x top |
+| first /api/flame (width 1200: from the top of the tree, built at start) | ${first_api} s | $(ratio "$first_api" "$top") x top |
+| the same again (waits for the whole tree, built once the first was answered) | ${again} s | $(ratio "$again" "$top") x top |
 | zoom (/api/flame?root=1) | ${zoom} s | $(ratio "$zoom" "$top") x top |
 | refine (/api/flame?f=runtime, first) | ${refine} s | $(ratio "$refine" "$top") x top |
 | refine again (cached) | ${refine_again} s | $(ratio "$refine_again" "$top") x top |

@@ -367,6 +367,19 @@ int pp_report_flame_json(struct pp_report *r,
                          const struct pp_flame_json_opts *opts, FILE *out);
 
 /*
+ * Build the top of r's flame tree: the frames worth at least min_share of
+ * the whole (pp_tree_new_cut). Until the whole tree is built (by any other
+ * use, or pp_report_build_tree), pp_report_flame_json answers from it when
+ * asked for the whole graph (root 0) without the frames thinner than
+ * min_share or more: the same answer, made without the whole tree, but
+ * with ids of its own (2^31 and up) that later answers take as
+ * root and resolve in the whole tree. Nothing to do when r has a tree.
+ */
+int pp_report_flame_cut(struct pp_report *r, double min_share);
+/* Build r's whole calling-context tree now, if it has none. */
+int pp_report_build_tree(struct pp_report *r);
+
+/*
  * The flame graph pivoted on the function named pivot (a frame's display
  * name): with callers, the tree of its callers (pivot at the root, each
  * path from its outermost occurrences up to the stack's root, reversed);

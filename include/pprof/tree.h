@@ -52,6 +52,9 @@ struct pp_tree {
 	uint32_t nnodes; /* node 0 is the root */
 	uint32_t max_depth;
 	bool has_base;
+	/* pp_tree_new_cut left subtrees out (their values are in their
+	 * parents' totals). */
+	bool cut;
 	/* Per node, only when has_base (else NULL). */
 	int64_t *base_self, *base_total;
 
@@ -81,6 +84,19 @@ int pp_tree_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 int pp_tree_new_reversed(struct pp_ctx *ctx, const struct pp_profile *prof,
                          const struct pp_graph_opts *opts,
                          struct pp_tree **out);
+/*
+ * The top of pp_tree_new's tree: only the subtrees worth at least
+ * min_share of the root's value are built (the rest is in their parents'
+ * totals), so a flame graph that leaves out frames thinner than that (the
+ * web UI's first page: under a pixel) is made without building or
+ * touching the many thin subtrees. Its nodes are numbered in their own
+ * preorder, not the whole tree's; each node's depth, self and total are
+ * the whole tree's. cut says whether anything was left out: a diff's tree
+ * and one of a profile whose total is not positive are never cut.
+ */
+int pp_tree_new_cut(struct pp_ctx *ctx, const struct pp_profile *prof,
+                    const struct pp_graph_opts *opts, double min_share,
+                    struct pp_tree **out);
 void pp_tree_free(struct pp_tree *t);
 
 /*

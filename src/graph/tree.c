@@ -93,6 +93,12 @@ struct builder {
 	/* Room in t->nodes and t->base_self: the tree grows only while it
 	 * is built. */
 	size_t cap_nodes, cap_base;
+	/* pp_tree_new_cut: the share of the root a subtree needs to be
+	 * built, and from it (once the root's value is known) the value;
+	 * cutting is false when nothing is cut. */
+	double cut_share;
+	int64_t cut_min;
+	bool cutting;
 };
 
 /* Reversed: the next frame leaf first. pos walks up from loc_first to
@@ -545,6 +551,21 @@ static void reserve_nodes(struct builder *b, uint64_t want)
 	}
 }
 
+/* The value of the stacks [a, e) of cursor array buf. */
+static int64_t task_value(const struct builder *b, uint32_t a, uint32_t e,
+                          uint32_t buf)
+{
+	const struct cursor *cur = buf ? b->tmp : b->cur;
+	int64_t v = 0;
+
+	for (uint32_t i = a; i < e; i++) {
+		if (i + AHEAD < e)
+			PREFETCH(&b->weight[cur[i + AHEAD].stack]);
+		v = add64(v, b->weight[cur[i].stack]);
+	}
+	return v;
+}
+
 /* Build the child on top of b's stack. */
 static int build_top(struct builder *b)
 {
@@ -553,6 +574,19 @@ static int build_top(struct builder *b)
 	int err;
 
 	b->pending -= tk.b - tk.a;
+	if (b->cutting) {
+		/* Too thin to be built: its value goes to its parent's
+		 * total, which the final sweep completes. */
+		int64_t v = task_value(b, tk.a, tk.b, tk.buf);
+
+		if (v < b->cut_min) {
+			struct pp_tree_node *p = &b->t->nodes[tk.parent];
+
+			p->total = add64(p->total, v);
+			b->t->cut = true;
+			return 0;
+		}
+	}
 	if ((err = new_node(b, tk.parent, tk.key, tk.depth, &n)) < 0)
 		return err;
 	return expand(b, n, tk.depth, tk.a, tk.b, tk.buf);
@@ -746,8 +780,15 @@ static int add_samples(struct builder *b)
 	}
 	if (m == 0)
 		return 0;
-	/* The part keeps no base sums: a diff is built on one thread. */
-	parallel = m >= PARALLEL_MIN_STACKS && !t->has_base;
+	if (b->cut_share > 0 && !t->has_base) {
+		int64_t all = task_value(b, 0, m, 0);
+
+		b->cut_min = (int64_t)((double)all * b->cut_share);
+		b->cutting = all > 0 && b->cut_min > 0;
+	}
+	/* The part keeps no base sums: a diff is built on one thread; a cut
+	 * tree is small. */
+	parallel = m >= PARALLEL_MIN_STACKS && !t->has_base && !b->cutting;
 	if ((err = expand(b, 0, 0, 0, m, 0)) < 0)
 		return err;
 	while (b->ntasks > 0) {
@@ -843,23 +884,30 @@ done:
 
 static int tree_build(struct pp_ctx *ctx, const struct pp_profile *prof,
                       const struct pp_graph_opts *opts, bool reversed,
-                      struct pp_tree **out);
+                      double cut_share, struct pp_tree **out);
 
 int pp_tree_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                 const struct pp_graph_opts *opts, struct pp_tree **out)
 {
-	return tree_build(ctx, prof, opts, false, out);
+	return tree_build(ctx, prof, opts, false, 0, out);
 }
 
 int pp_tree_new_reversed(struct pp_ctx *ctx, const struct pp_profile *prof,
                          const struct pp_graph_opts *opts, struct pp_tree **out)
 {
-	return tree_build(ctx, prof, opts, true, out);
+	return tree_build(ctx, prof, opts, true, 0, out);
+}
+
+int pp_tree_new_cut(struct pp_ctx *ctx, const struct pp_profile *prof,
+                    const struct pp_graph_opts *opts, double min_share,
+                    struct pp_tree **out)
+{
+	return tree_build(ctx, prof, opts, false, min_share, out);
 }
 
 static int tree_build(struct pp_ctx *ctx, const struct pp_profile *prof,
                       const struct pp_graph_opts *opts, bool reversed,
-                      struct pp_tree **out)
+                      double cut_share, struct pp_tree **out)
 {
 	struct pp_graph_opts go = *opts;
 	struct builder b;
@@ -905,6 +953,7 @@ static int tree_build(struct pp_ctx *ctx, const struct pp_profile *prof,
 	b.by_rank = by_rank;
 	b.si = go.sample_index;
 	b.reversed = reversed;
+	b.cut_share = cut_share;
 	b.base_mark = pp_profile_base_mark(prof);
 	if ((err = new_node(&b, PP_NONE, 0, 0, &root)) < 0 ||
 	    (err = add_samples(&b)) < 0)

@@ -39,6 +39,12 @@ struct pp_report {
 	/* The calling-context tree, built on first use (flame, folded,
 	 * speedscope) and kept while the options stay the same. */
 	struct pp_tree *tree;
+	/* Its top alone (pp_report_flame_cut): the frames at least cut_share
+	 * of the whole, which a flame answer that leaves out thinner ones is
+	 * made from while tree is not built. Kept with the report: the ids of
+	 * its answers (+ PP_FLAME_CUT_ID) name its nodes. */
+	struct pp_tree *cut;
+	double cut_share;
 
 	/* How many times the samples were aggregated into a graph (for
 	 * tests and the benchmark of the shell's cache). */
@@ -80,6 +86,10 @@ static inline int pp_report__visual_graph(struct pp_report *r)
 {
 	return pp_report__trimmed_graph(r, true);
 }
+/* A flame answer's ids at or above this name nodes of the report's cut
+ * tree (pp_report_flame_cut), not of its whole tree. */
+#define PP_FLAME_CUT_ID 0x80000000u
+
 /* The report's calling-context tree (owned by r). */
 int pp_report__tree(struct pp_report *r, const struct pp_tree **out);
 /* The graph options r's report options call for, with the given edges. */

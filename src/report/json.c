@@ -222,21 +222,66 @@ static int64_t frame_value(const struct pp_tree *t, uint32_t n)
 	return v < 0 ? 0 : v;
 }
 
+/* The node of the whole tree t that the cut tree's node c stands for: the
+ * same frames from the root (both trees are built on the same profile and
+ * graph options, so their frames are the same graph nodes). */
+static int cut_to_whole(struct pp_report *r, const struct pp_tree *cut,
+                        uint32_t c, const struct pp_tree *t, uint32_t *out)
+{
+	uint32_t depth = cut->nodes[c].depth, *frames, n = 0;
+
+	*out = PP_NONE;
+	frames = pp_malloc(r->ctx, ((size_t)depth + 1) * sizeof(*frames));
+	if (!frames)
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t i = c; i != 0; i = cut->nodes[i].parent)
+		frames[cut->nodes[i].depth - 1] = cut->nodes[i].frame;
+	for (uint32_t d = 0; d < depth; d++) {
+		uint32_t k = n + 1;
+
+		while (k < t->nodes[n].end && t->nodes[k].frame != frames[d])
+			k = t->nodes[k].end;
+		if (k >= t->nodes[n].end) {
+			n = PP_NONE;
+			break;
+		}
+		n = k;
+	}
+	pp_free(r->ctx, frames);
+	*out = n;
+	return 0;
+}
+
 int pp_report_flame_json(struct pp_report *r,
                          const struct pp_flame_json_opts *o, FILE *out)
 {
 	const struct pp_tree *t;
 	uint32_t root = o ? o->root : 0, nnames = 0, *name_ix = NULL;
+	uint32_t id_base = 0; /* added to the ids of a cut tree's nodes */
 	double min_share = o ? o->min_share : 0;
 	int64_t min_value;
 	bool first = true;
 	int err;
 
-	if ((err = pp_report__tree(r, &t)) < 0)
-		return err;
-	if (root >= t->nnodes)
-		return pp_error(r->ctx, PP_ENOTFOUND,
-		                "no frame %u in the flame graph", root);
+	if (!r->tree && r->cut && root == 0 && min_share >= r->cut_share) {
+		/* Every frame it would send is in the cut tree. */
+		t = r->cut;
+		id_base = PP_FLAME_CUT_ID;
+	} else {
+		uint32_t asked = root;
+
+		if ((err = pp_report__tree(r, &t)) < 0)
+			return err;
+		if (root >= PP_FLAME_CUT_ID && r->cut &&
+		    root - PP_FLAME_CUT_ID < r->cut->nnodes &&
+		    (err = cut_to_whole(r, r->cut, root - PP_FLAME_CUT_ID, t,
+		                        &root)) < 0)
+			return err;
+		if (root >= t->nnodes)
+			return pp_error(r->ctx, PP_ENOTFOUND,
+			                "no frame %u in the flame graph",
+			                asked);
+	}
 	/* Name indices in the order frames are sent, so that each name
 	 * crosses the wire once. */
 	name_ix = pp_calloc(r->ctx, t->graph->nnodes + 1, sizeof(*name_ix));
@@ -292,9 +337,9 @@ int pp_report_flame_json(struct pp_report *r,
 		pp_percentage(v, r->total, pct, sizeof(pct));
 		while (*p == ' ')
 			p++;
-		fprintf(out, "%s\n[%u,%u,%u,%lld,%lld,", first ? "" : ",", i,
-		        n->depth - t->nodes[root].depth, name_ix[frame] - 1,
-		        (long long)v, (long long)n->self);
+		fprintf(out, "%s\n[%u,%u,%u,%lld,%lld,", first ? "" : ",",
+		        i ? i + id_base : 0, n->depth - t->nodes[root].depth,
+		        name_ix[frame] - 1, (long long)v, (long long)n->self);
 		put_flame_value(r, out, v);
 		fputc(',', out);
 		put_flame_value(r, out, n->self);

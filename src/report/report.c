@@ -64,6 +64,7 @@ void pp_report_free(struct pp_report *r)
 	pp_graph_free(r->graph);
 	pp_free(r->ctx, r->graph_values);
 	pp_tree_free(r->tree);
+	pp_tree_free(r->cut);
 	pp_free(r->ctx, r->sample_unit);
 	pp_view_release(&r->view);
 	pp_free(r->ctx, r->num_units);
@@ -118,21 +119,57 @@ void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
 	pp_scaled_label(v, r->sample_unit, r->output_unit, buf, size);
 }
 
+/* The graph options r's trees are built with. */
+static void tree_opts(const struct pp_report *r, struct pp_graph_opts *go)
+{
+	memset(go, 0, sizeof(*go));
+	go->sample_index = r->sample_index;
+	go->granularity = r->opts.granularity;
+	go->noinlines = r->opts.noinlines;
+	go->columns = r->opts.showcolumns;
+}
+
 int pp_report__tree(struct pp_report *r, const struct pp_tree **out)
 {
-	struct pp_graph_opts go = {0};
+	struct pp_graph_opts go;
 	int err;
 
 	if (!r->tree) {
-		go.sample_index = r->sample_index;
-		go.granularity = r->opts.granularity;
-		go.noinlines = r->opts.noinlines;
-		go.columns = r->opts.showcolumns;
+		tree_opts(r, &go);
 		r->graph_builds++;
 		if ((err = pp_tree_new(r->ctx, r->prof, &go, &r->tree)) < 0)
 			return err;
 	}
 	*out = r->tree;
+	return 0;
+}
+
+int pp_report_build_tree(struct pp_report *r)
+{
+	const struct pp_tree *t;
+
+	return pp_report__tree(r, &t);
+}
+
+int pp_report_flame_cut(struct pp_report *r, double min_share)
+{
+	struct pp_graph_opts go;
+	struct pp_tree *t;
+	int err;
+
+	if (r->tree || r->cut || !(min_share > 0))
+		return 0;
+	tree_opts(r, &go);
+	r->graph_builds++;
+	if ((err = pp_tree_new_cut(r->ctx, r->prof, &go, min_share, &t)) < 0)
+		return err;
+	/* Nothing left out: it is the whole tree. */
+	if (!t->cut) {
+		r->tree = t;
+		return 0;
+	}
+	r->cut = t;
+	r->cut_share = min_share;
 	return 0;
 }
 

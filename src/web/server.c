@@ -490,6 +490,33 @@ static pid_t open_browser(const char *url, FILE *status)
 	return pid;
 }
 
+/* How long the whole tree waits for the first page to get its data. */
+#define FIRST_PAGE_WAIT_MS 10000
+
+/*
+ * Wait until the first flame graph has been answered (from the top of the
+ * tree, pp_web_views_warm) or FIRST_PAGE_WAIT_MS passed: the whole tree,
+ * built under the lock, would hold that request back. true when a stop
+ * signal came instead.
+ */
+static bool wait_first_page(struct server *s, const sigset_t *stop)
+{
+	const struct timespec poll = {0, 20 * 1000 * 1000};
+
+	for (int ms = 0; ms < FIRST_PAGE_WAIT_MS; ms += 20) {
+		bool served;
+
+		if (sigtimedwait(stop, NULL, &poll) > 0)
+			return true;
+		pthread_mutex_lock(&s->lock);
+		served = pp_web_views_flame_served(s->views);
+		pthread_mutex_unlock(&s->lock);
+		if (served)
+			break;
+	}
+	return false;
+}
+
 int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
                  struct pp_session *session, FILE *status)
 {
@@ -559,13 +586,19 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 		         initial ? initial : "");
 		browser = open_browser(full, status);
 	}
-	/* The first page is the flame graph: its tree, the most work of any
-	 * answer, is built while the browser starts and fetches the page. */
+	/* The first page is the flame graph: the top of its tree is built
+	 * while the browser starts and fetches the page; the whole tree once
+	 * the page has its data. */
 	pthread_mutex_lock(&s.lock);
 	pp_web_views_warm(s.views);
 	pthread_mutex_unlock(&s.lock);
-	while (sigwait(&stop, &sig) != 0)
-		;
+	if (!wait_first_page(&s, &stop)) {
+		pthread_mutex_lock(&s.lock);
+		pp_web_views_warm_whole(s.views);
+		pthread_mutex_unlock(&s.lock);
+		while (sigwait(&stop, &sig) != 0)
+			;
+	}
 	for (int i = 0; i < 2; i++)
 		if (d[i])
 			MHD_stop_daemon(d[i]);

@@ -8,6 +8,7 @@ struct pp_web_views {
 	struct pp_ctx *ctx;
 	const struct pp_cli_config *base;
 	struct pp_session *session;
+	bool flame_served;
 };
 
 int pp_web_views_new(struct pp_ctx *ctx, const struct pp_cli_config *base,
@@ -154,20 +155,39 @@ static int source_json(struct pp_report *r, const char *regex, FILE *f)
 	return text_json(r, "source", regex, f);
 }
 
-/* No parameter but a width of one pixel: the flame answer is then the
- * root alone, but its tree is built. */
+/* No parameter: the options the server was started with. */
 static const char *warm_param(void *data, const char *name)
 {
 	(void)data;
-	return strcmp(name, "width") == 0 ? "1" : NULL;
+	(void)name;
+	return NULL;
 }
 
 void pp_web_views_warm(struct pp_web_views *v)
 {
-	struct pp_web_answer a;
+	struct pp_report *r;
+	char err[1100];
+	int status;
 
-	if (pp_web_views_answer(v, "flame", warm_param, NULL, &a) == 0)
-		free(a.body);
+	if ((r = report_for(v, warm_param, NULL, true, err, sizeof(err),
+	                    &status)))
+		(void)pp_report_flame_cut(r, 1.0 / PP_WEB_CUT_WIDTH);
+}
+
+void pp_web_views_warm_whole(struct pp_web_views *v)
+{
+	struct pp_report *r;
+	char err[1100];
+	int status;
+
+	if ((r = report_for(v, warm_param, NULL, true, err, sizeof(err),
+	                    &status)))
+		(void)pp_report_build_tree(r);
+}
+
+bool pp_web_views_flame_served(const struct pp_web_views *v)
+{
+	return v->flame_served;
 }
 
 int pp_web_views_answer(struct pp_web_views *v, const char *what,
@@ -206,6 +226,7 @@ int pp_web_views_answer(struct pp_web_views *v, const char *what,
 			        o.min_share, f);
 		else
 			rc = pp_report_flame_json(r, &o, f);
+		v->flame_served = true;
 	} else if (strcmp(what, "source") == 0) {
 		const char *re = get(data, "f");
 

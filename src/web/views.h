@@ -43,9 +43,16 @@ int pp_web_views_answer(struct pp_web_views *v, const char *what,
 
 /*
  * Build what the first page (the flame graph of the options the server
- * was started with) needs, so that its request finds it in the cache.
- * Errors are left for that request to answer.
+ * was started with) needs, so that its request finds it in the cache: the
+ * top of its tree, the frames at least a pixel wide on a page up to
+ * PP_WEB_CUT_WIDTH pixels wide (pp_report_flame_cut), which is much less
+ * work than the whole tree. Errors are left for that request to answer.
  */
+#define PP_WEB_CUT_WIDTH 2048
 void pp_web_views_warm(struct pp_web_views *v);
+/* Then the whole tree, which zooms, refines and pivots need. */
+void pp_web_views_warm_whole(struct pp_web_views *v);
+/* Whether a flame graph was answered yet (the first page has its data). */
+bool pp_web_views_flame_served(const struct pp_web_views *v);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "pprof/report.h"
 #include "pprof/session.h"
 
 #define PROFILE "testdata/go/cpu.pb.gz"
@@ -393,6 +394,110 @@ static void test_session__refine_keeping_all_is_whole(void **state)
 	assert_int_equal(stats(f->s).filters, 1);
 }
 
+/* A flame answer of report r (root, frames at least share wide). */
+static char *flame_text(struct pp_report *r, uint32_t root, double share)
+{
+	struct pp_flame_json_opts fo = {root, share};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(pp_report_flame_json(r, &fo, out), 0);
+	fclose(out);
+	return buf;
+}
+
+/* The id of the answer's second frame (the first under the root), and the
+ * answer without its frames' ids. */
+static uint32_t strip_ids(char *json)
+{
+	char *p = json, *w = json;
+	uint32_t second = 0;
+	int frame = 0;
+
+	while (*p) {
+		if (p[0] == '\n' && p[1] == '[') {
+			*w++ = *p++;
+			*w++ = *p++;
+			if (++frame == 2)
+				second = (uint32_t)strtoul(p, NULL, 10);
+			while (*p >= '0' && *p <= '9')
+				p++;
+			continue;
+		}
+		*w++ = *p++;
+	}
+	*w = '\0';
+	return second;
+}
+
+/* The first page's flame answer from the top of the tree alone is the
+ * whole tree's, but for its ids, which later answers take as a root. */
+static void test_session__flame_cut(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_view_opts o = {0};
+	struct pp_report *r, *fresh_r;
+	struct pp_session *fresh;
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_load_opts lo = {0};
+	const char *src = PROFILE;
+	char *cut, *whole, *zoom, *want;
+	uint32_t cut_id, whole_id;
+
+	assert_int_equal(pp_session_get_tree_report(f->s, &o, &r), 0);
+	assert_int_equal(pp_report_flame_cut(r, 1.0 / 100), 0);
+	lo.symbolize = "none";
+	assert_int_equal(pp_session_open(&ctx, &src, 1, &lo, &fresh), 0);
+	assert_int_equal(pp_session_get_tree_report(fresh, &o, &fresh_r), 0);
+	/* Frames 1/50 wide or more: in the cut tree. */
+	cut = flame_text(r, 0, 1.0 / 50);
+	whole = flame_text(fresh_r, 0, 1.0 / 50);
+	assert_null(strstr(whole, "\n[2147483"));
+	cut_id = strip_ids(cut);
+	whole_id = strip_ids(whole);
+	assert_true(cut_id > 0x80000000u);
+	assert_true(whole_id > 0 && whole_id < 0x80000000u);
+	assert_string_equal(cut, whole);
+	/* A zoom from the cut answer is the whole tree's zoom. */
+	zoom = flame_text(r, cut_id, 1.0 / 50);
+	want = flame_text(fresh_r, whole_id, 1.0 / 50);
+	assert_string_equal(zoom, want);
+	free(zoom);
+	free(want);
+	/* Once the whole tree is built, it answers (its own ids). */
+	zoom = flame_text(r, 0, 1.0 / 50);
+	want = flame_text(fresh_r, 0, 1.0 / 50);
+	assert_string_equal(zoom, want);
+	free(zoom);
+	free(want);
+	/* Thinner frames than the cut kept, or an unknown id. */
+	{
+		struct pp_report *r2;
+		struct pp_view_opts o2 = {0};
+		char *thin;
+
+		o2.report.granularity = PP_GRAN_LINES;
+		assert_int_equal(pp_session_get_tree_report(f->s, &o2, &r2), 0);
+		assert_int_equal(pp_report_flame_cut(r2, 1.0 / 100), 0);
+		thin = flame_text(r2, 0, 1.0 / 1000);
+		assert_null(strstr(thin, "\n[2147483"));
+		free(thin);
+	}
+	{
+		struct pp_flame_json_opts fo = {0x80000000u + 1000000u, 0};
+		FILE *out = fopen("/dev/null", "w");
+
+		assert_int_equal(pp_report_flame_json(r, &fo, out),
+		                 PP_ENOTFOUND);
+		fclose(out);
+	}
+	free(cut);
+	free(whole);
+	pp_session_free(fresh);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -407,6 +512,7 @@ int main(void)
 	        T(test_session__refine_selects_tree),
 	        T(test_session__refines_keep_whole_tree),
 	        T(test_session__refine_keeping_all_is_whole),
+	        T(test_session__flame_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

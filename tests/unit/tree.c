@@ -382,31 +382,27 @@ static uint32_t lcg(uint32_t *s)
  * frames and zero and negative values (so that the sorts of long runs
  * are used): the tree's shape is consistent and each node's self is
  * what a naive walk of every sample down the tree sums. */
-static void check_random(enum pp_granularity gran, uint32_t nsamples)
+static void fx_random(struct fixture *fx, uint32_t nsamples, int64_t low)
 {
-	struct fixture fx;
 	uint32_t funcs[12], locs[40], seed = 7;
-	struct pp_tree *t;
-	int64_t *self;
-	bool *seen;
 
-	fx_init(&fx);
+	fx_init(fx);
 	for (uint32_t i = 0; i < 12; i++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "fn%02u", (i * 5) % 12);
-		funcs[i] = fx_func(&fx, name);
+		funcs[i] = fx_func(fx, name);
 	}
 	for (uint32_t i = 0; i < 40; i++) {
 		uint32_t a = funcs[lcg(&seed) % 12], b = funcs[lcg(&seed) % 12];
 		int line = (int)(lcg(&seed) % 3);
 
-		locs[i] = i % 4 == 0 ? fx_loc(&fx, 2, a, line, b, line + 1)
-		                     : fx_loc(&fx, 1, a, line);
+		locs[i] = i % 4 == 0 ? fx_loc(fx, 2, a, line, b, line + 1)
+		                     : fx_loc(fx, 1, a, line);
 	}
 	for (uint32_t s = 0; s < nsamples; s++) {
 		uint32_t stack[24], n = lcg(&seed) % 20, l = lcg(&seed) % 3;
-		int64_t v = (int64_t)(lcg(&seed) % 14) - 3;
+		int64_t v = (int64_t)(lcg(&seed) % 14) + low;
 		struct pp_label label = {0};
 
 		for (uint32_t i = 0; i < n; i++) {
@@ -414,9 +410,19 @@ static void check_random(enum pp_granularity gran, uint32_t nsamples)
 			stack[n - 1 - i] = locs[l]; /* leaf first */
 		}
 		assert_int_equal(
-		        pp_profile_add_sample(fx.p, stack, n, &v, &label, 0),
+		        pp_profile_add_sample(fx->p, stack, n, &v, &label, 0),
 		        0);
 	}
+}
+
+static void check_random(enum pp_granularity gran, uint32_t nsamples)
+{
+	struct fixture fx;
+	struct pp_tree *t;
+	int64_t *self;
+	bool *seen;
+
+	fx_random(&fx, nsamples, -3);
 	t = fx_tree(&fx, gran, false);
 	self = calloc(t->nnodes, sizeof(*self));
 	seen = calloc(t->nnodes, sizeof(*seen));
@@ -501,6 +507,80 @@ static void test_tree__random_two_threads(void **state)
 	check_random(PP_GRAN_FUNCTIONS, 240000);
 }
 
+/* The cut tree is the whole tree without the subtrees worth less than
+ * the share of the root (their values in their parents' totals), node for
+ * node; with negative values too (a subtree's sum decides). */
+static void check_cut(int64_t low, double share)
+{
+	struct fixture fx;
+	struct pp_graph_opts go = {0};
+	struct pp_tree *t, *cut = NULL;
+	uint32_t c = 0, *map;
+	int64_t min;
+
+	fx_random(&fx, 6000, low);
+	t = fx_tree(&fx, PP_GRAN_FUNCTIONS, false);
+	assert_int_equal(pp_tree_new_cut(&fx.ctx, fx.p, &go, share, &cut), 0);
+	assert_true(t->nodes[0].total > 0);
+	min = (int64_t)((double)t->nodes[0].total * share);
+	map = calloc(t->nnodes, sizeof(*map));
+	assert_non_null(map);
+	for (uint32_t n = 0; n < t->nnodes;) {
+		const struct pp_tree_node *w = &t->nodes[n], *g;
+
+		if (n > 0 && w->total < min) {
+			n = w->end;
+			continue;
+		}
+		assert_true(c < cut->nnodes);
+		g = &cut->nodes[c];
+		map[n] = c;
+		assert_int_equal(g->frame, w->frame);
+		assert_string_equal(pp_tree_name(cut, c), pp_tree_name(t, n));
+		assert_int_equal(g->depth, w->depth);
+		assert_int_equal(g->self, w->self);
+		assert_int_equal(g->total, w->total);
+		if (n > 0)
+			assert_int_equal(g->parent, map[w->parent]);
+		c++;
+		n++;
+	}
+	assert_int_equal(c, cut->nnodes);
+	assert_true(cut->cut);
+	assert_true(cut->nnodes > 10 && cut->nnodes < t->nnodes / 4);
+	free(map);
+	pp_tree_free(cut);
+	fx_release(&fx, t);
+}
+
+static void test_tree__cut(void **state)
+{
+	(void)state;
+	check_cut(1, 1.0 / 500);
+	check_cut(-3, 1.0 / 200);
+}
+
+/* Nothing to cut, and a diff is never cut: the whole tree. */
+static void test_tree__cut_whole(void **state)
+{
+	struct fixture fx;
+	struct pp_graph_opts go = {0};
+	struct pp_tree *t, *cut = NULL;
+
+	(void)state;
+	fx_random(&fx, 300, 1);
+	t = fx_tree(&fx, PP_GRAN_FUNCTIONS, false);
+	assert_int_equal(pp_tree_new_cut(&fx.ctx, fx.p, &go, 1e-9, &cut), 0);
+	assert_false(cut->cut);
+	assert_int_equal(cut->nnodes, t->nnodes);
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		assert_int_equal(cut->nodes[n].total, t->nodes[n].total);
+		assert_int_equal(cut->nodes[n].end, t->nodes[n].end);
+	}
+	pp_tree_free(cut);
+	fx_release(&fx, t);
+}
+
 static void test_tree__allocation_failures(void **state)
 {
 	struct fixture fx;
@@ -576,6 +656,8 @@ int main(void)
 	        cmocka_unit_test(test_tree__random_functions),
 	        cmocka_unit_test(test_tree__random_lines),
 	        cmocka_unit_test(test_tree__random_two_threads),
+	        cmocka_unit_test(test_tree__cut),
+	        cmocka_unit_test(test_tree__cut_whole),
 	        cmocka_unit_test(test_tree__allocation_failures),
 	};
 
