@@ -1,7 +1,7 @@
 /*
  * Fetching profiles over HTTP(S), as `go tool pprof URL` does, with
- * libcurl. (Saving a fetched profile under pprof's name is the CLI's:
- * src/cli/save.c.)
+ * libcurl: the bytes of each body, as source.h's files. (Saving a fetched
+ * profile under pprof's name is the CLI's: src/cli/save.c.)
  *
  * A source is a URL when pprof would take it for one (its adjustURL): it
  * parses as a URL with a host, as is or with "http://" put in front, so
@@ -27,8 +27,9 @@
  * "connection refused", "could not resolve host example.invalid",
  * "timed out after 65 s", "server response: 404 Not Found - Unknown
  * profile" (the status and the first line of the body), "unrecognized
- * profile format", "truncated gzip stream". The body is capped at
- * ctx->max_size, compressed and decompressed.
+ * profile format" (a body whose first kilobytes no format could begin),
+ * "truncated gzip stream". The body is capped at ctx->max_size,
+ * compressed and decompressed.
  */
 #ifndef PPROF_FETCH_H
 #define PPROF_FETCH_H
@@ -37,6 +38,7 @@
 #include <stddef.h>
 
 #include "pprof/profile.h"
+#include "pprof/source.h"
 
 /* A source that is a URL, adjusted as pprof adjusts it. */
 struct pp_fetch_url {
@@ -97,25 +99,36 @@ struct pp_fetch_opts {
 };
 
 /*
- * Fetch the profile at URL source over HTTP(S) and decode it (gzip'd or
- * not, profile.proto or a legacy format), streaming a gzip'd body through
- * zlib as it arrives. source must be a URL (pp_fetch_is_url); PP_EUSAGE
- * if not. Errors: PP_EFETCH for the transfer and the server's answer,
- * PP_ELIMIT over ctx->max_size, PP_EFORMAT for a body that is not a
- * profile, PP_ENOMEM.
+ * Fetch the profile at URL source over HTTP(S): *out is its body,
+ * inflated as it arrives when gzip'd, named by the URL as shown (decoding
+ * it is the session's). source must be a URL (pp_fetch_is_url);
+ * PP_EUSAGE if not. Errors: PP_EFETCH for the transfer and the server's
+ * answer, PP_ELIMIT over ctx->max_size, PP_EFORMAT for an empty body or
+ * one that surely is no profile, PP_ENOMEM.
  */
 int pp_fetch_profile(struct pp_ctx *ctx, const char *source,
-                     const struct pp_fetch_opts *opts, struct pp_profile **out);
+                     const struct pp_fetch_opts *opts,
+                     struct pp_source_bytes *out);
 
 /*
- * The same for n URLs at once, into outs[0..n-1]: the transfers run
- * together, as pprof's fetches do, so two 30-second CPU profiles take 30
- * seconds, not 60. All are announced first, in order. The first transfer
- * to fail stops the others and is the error; then every outs[i] is NULL.
+ * Given, in pp_fetch_profiles, each body in turn (i: its index in
+ * sources), to take over: what it leaves in *b is released after. A
+ * negative return stops the fetch and is its error.
+ */
+typedef int (*pp_fetch_take_fn)(void *arg, size_t i, struct pp_source_bytes *b);
+
+/*
+ * The same for n URLs at once: the transfers run together, as pprof's
+ * fetches do, so two 30-second CPU profiles take 30 seconds, not 60. All
+ * are announced first, in order. The first transfer to fail stops the
+ * others and is the error. Then the bodies are handed to take(arg, i, b)
+ * in order, each as soon as its inflate is finished, so that a taker that
+ * decodes it meets a body's decoding error before a later body's
+ * inflating error.
  */
 int pp_fetch_profiles(struct pp_ctx *ctx, const char *const *sources, size_t n,
-                      const struct pp_fetch_opts *opts,
-                      struct pp_profile **outs);
+                      const struct pp_fetch_opts *opts, pp_fetch_take_fn take,
+                      void *arg);
 
 /* ---- remote symbolization: pprof's symbolz protocol --------------------- */
 

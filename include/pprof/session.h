@@ -8,6 +8,9 @@
  *   sources -> bytes -> profiles -> merged -> symbolized -> pruned -> combined
  *   read/fetch  decode   (several)   executable  drop_frames   -base/-diff_base
  *
+ * The source stage (pprof/source.h, pprof/fetch.h) hands back bytes; the
+ * session decodes them (pprof/decode.h).
+ *
  * Reports then go through a staged cache that the session owns, each stage
  * keyed only by the options that shape it:
  *
@@ -116,6 +119,24 @@ struct pp_session;
  */
 int pp_session_open(struct pp_ctx *ctx, const char *const *sources, size_t n,
                     const struct pp_load_opts *opts, struct pp_session **out);
+
+/*
+ * The load's first stages on one source alone, for tests and tools that
+ * want a profile as its file has it: nothing merged, located or
+ * symbolized. pp_session_decode_file reads path ("-": stdin) and inflates
+ * it (pprof/source.h: pp_source_load, pp_source_inflate); pp_session_decode
+ * takes bytes in memory (borrowed; gzip'd or not; name is for messages).
+ * Then the bytes are decoded (pprof/decode.h); a gzip'd profile.proto is
+ * decoded while a second thread inflates it where ISA-L is built in
+ * (pp_source_gunzip_each; a named file's compressed pages given back as
+ * they are passed). *out is the caller's (pp_profile_free). An empty
+ * input is PP_EFORMAT "NAME: empty input file"; else errors as reading,
+ * inflating and decoding give them.
+ */
+int pp_session_decode_file(struct pp_ctx *ctx, const char *path,
+                           struct pp_profile **out);
+int pp_session_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
+                      size_t len, struct pp_profile **out);
 
 /* A session over a profile already loaded (taken over: the session frees
  * it): the load stages are skipped. */

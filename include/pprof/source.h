@@ -1,6 +1,10 @@
 /*
  * Sources: turn a file name (or "-" for standard input) into the
- * uncompressed bytes of a profile, and into a decoded profile.
+ * uncompressed bytes of a profile, whole (pp_source_load, then
+ * pp_source_inflate) or, gzip'd, handed piece by piece as they are
+ * inflated to a consumer the caller gives (pp_source_gunzip_each).
+ * Decoding them is the session's (pprof/session.h, pprof/decode.h): this
+ * stage hands back bytes only.
  *
  * gzip is recognised by its magic bytes; anything else is passed through as
  * raw bytes. The decompressed size is capped by ctx->max_size.
@@ -12,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pprof/profile.h"
+#include "pprof/error.h"
 
 /* Read a whole file ("-" = stdin), capped at ctx->max_size bytes. */
 int pp_source_read_file(struct pp_ctx *ctx, const char *path,
@@ -63,15 +67,32 @@ int pp_gunzip_stream_push(struct pp_gunzip_stream *s, const uint8_t *data,
 int pp_gunzip_stream_finish(struct pp_gunzip_stream *s, struct pp_bytes *out);
 void pp_gunzip_stream_free(struct pp_gunzip_stream *s);
 
-/*
- * Load a profile from bytes already in memory (raw or gzip): decompress if
- * needed and decode. name is for messages.
- */
-int pp_source_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
-                     size_t len, struct pp_profile **out);
+/* A profile's bytes as a source hands them to decoding: inflated when
+ * they came gzip'd. */
+struct pp_source_bytes {
+	struct pp_bytes bytes; /* owned */
+	/* What messages call the source: the path, "stdin", or the URL as
+	 * shown (without credentials). Owned. */
+	char *name;
+};
 
-/* Read, decompress and decode one file. */
-int pp_source_open(struct pp_ctx *ctx, const char *path,
-                   struct pp_profile **out);
+/* Free b's bytes and name and empty it. */
+void pp_source_bytes_release(struct pp_ctx *ctx, struct pp_source_bytes *b);
+
+/*
+ * Read one profile's file ("-": stdin) as it is, telling ctx's progress
+ * "reading NAME". An empty file is PP_EFORMAT ("NAME: empty input file");
+ * else errors as pp_source_read_file. On error *out is empty.
+ */
+int pp_source_load(struct pp_ctx *ctx, const char *path,
+                   struct pp_source_bytes *out);
+
+/*
+ * Inflate b's bytes in place when they are gzip'd, telling ctx's progress
+ * "inflating NAME" (nothing to do otherwise). The compressed bytes are
+ * freed before the inflated ones are decoded, whatever the result; errors
+ * as pp_source_gunzip.
+ */
+int pp_source_inflate(struct pp_ctx *ctx, struct pp_source_bytes *b);
 
 #endif

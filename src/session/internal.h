@@ -3,6 +3,7 @@
 #define PP_SESSION_INTERNAL_H
 
 #include "pprof/session.h"
+#include "pprof/source.h"
 
 /*
  * The load stages for one group of sources (the profiles, or the bases):
@@ -20,5 +21,11 @@ int pp_session__load(struct pp_ctx *ctx, const struct pp_load_opts *opts,
  * of several (`pprof-c top ./server cpu.prof`); else NULL. */
 const char *pp_session__leading_executable(const char *const *sources,
                                            size_t n);
+
+/* Decode what a source handed back, taking its bytes over: their pages
+ * go back to the system as the decoder passes them. b->name names it in
+ * messages. */
+int pp_session__decode_bytes(struct pp_ctx *ctx, struct pp_source_bytes *b,
+                             struct pp_profile **out);
 
 #endif

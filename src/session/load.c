@@ -57,6 +57,20 @@ static int no_samples(struct pp_ctx *ctx, const char *source)
 	return err;
 }
 
+/* The fetched bodies' taker: body i decoded into the slot of the i-th
+ * URL. */
+struct fetched {
+	struct pp_ctx *ctx;
+	struct pp_profile **slot[]; /* one per URL */
+};
+
+static int take_fetched(void *arg, size_t i, struct pp_source_bytes *b)
+{
+	struct fetched *f = arg;
+
+	return pp_session__decode_bytes(f->ctx, b, f->slot[i]);
+}
+
 /*
  * Read sources[0..n-1] into profs[0..n-1] (NULL on entry): the files
  * first (a missing one fails before a 30-second fetch), then every URL at
@@ -69,35 +83,41 @@ static int open_sources(struct pp_ctx *ctx, const struct pp_load_opts *o,
 {
 	struct pp_fetch_opts fo = {0};
 	const char **urls = NULL;
-	struct pp_profile **fetched = NULL;
+	struct fetched *f = NULL;
 	size_t nurls = 0, k = 0;
 	int err = 0;
 
+	/* Each file decoded before the next is read: memory holds one raw
+	 * profile at a time. */
 	for (size_t i = 0; i < n; i++) {
 		if (data)
-			err = pp_source_decode(ctx, sources[i], data[i].data,
-			                       data[i].len, &profs[i]);
+			err = pp_session_decode(ctx, sources[i], data[i].data,
+			                        data[i].len, &profs[i]);
 		else if (pp_fetch_is_url(sources[i]))
 			nurls++;
 		else if (pp_fetch_looks_like_url(sources[i]) &&
 		         access(sources[i], F_OK) != 0)
 			err = malformed_url(ctx, sources[i]);
 		else
-			err = pp_source_open(ctx, sources[i], &profs[i]);
+			err = pp_session_decode_file(ctx, sources[i],
+			                             &profs[i]);
 		if (err < 0)
 			return err;
 	}
 	if (nurls == 0)
 		return 0;
 	urls = pp_calloc(ctx, nurls, sizeof(*urls));
-	fetched = pp_calloc(ctx, nurls, sizeof(*fetched));
-	if (!urls || !fetched) {
+	f = pp_calloc(ctx, 1, sizeof(*f) + nurls * sizeof(f->slot[0]));
+	if (!urls || !f) {
 		err = pp_error(ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
+	f->ctx = ctx;
 	for (size_t i = 0; i < n; i++)
-		if (!profs[i])
+		if (!profs[i]) {
+			f->slot[k] = &profs[i];
 			urls[k++] = sources[i];
+		}
 	fo.seconds = o->seconds;
 	fo.timeout = o->timeout;
 	fo.tls.cert = o->tls_cert;
@@ -105,16 +125,13 @@ static int open_sources(struct pp_ctx *ctx, const struct pp_load_opts *o,
 	fo.tls.ca = o->tls_ca;
 	fo.progress = o->progress;
 	fo.progress_data = o->data_cb;
-	if ((err = pp_fetch_profiles(ctx, urls, nurls, &fo, fetched)) < 0)
+	if ((err = pp_fetch_profiles(ctx, urls, nurls, &fo, take_fetched, f)) <
+	    0)
 		goto done;
 	*remote = true;
-	k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!profs[i])
-			profs[i] = fetched[k++];
 done:
 	pp_free(ctx, urls);
-	pp_free(ctx, fetched);
+	pp_free(ctx, f);
 	return err;
 }
 

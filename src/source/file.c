@@ -1,4 +1,5 @@
-/* Reading whole files, and the read-decompress-decode entry points. */
+/* Reading whole files: a profile's file as its bytes, inflated when
+ * gzip'd (pp_source_inflate). Decoding them is the session's. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -6,7 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pprof/decode.h"
 #include "pprof/source.h"
 #include "util/readfd.h"
 
@@ -56,104 +56,56 @@ done:
 	return err;
 }
 
-static int push_piece(void *arg, const uint8_t *piece, size_t n)
+void pp_source_bytes_release(struct pp_ctx *ctx, struct pp_source_bytes *b)
 {
-	return pp_decode_stream_push(arg, piece, n);
+	pp_bytes_release(ctx, &b->bytes);
+	pp_free(ctx, b->name);
+	b->name = NULL;
 }
 
-/*
- * A gzip'd profile decoded while a second thread inflates it, with no
- * inflated copy of the whole file. 1: not this way (no ISA-L, not
- * profile.proto, or anything amiss): inflate and decode it whole, which
- * also says what is wrong; 2: the same, but data's inflated pages were
- * given back (release_input), so it must be read again first.
- */
-static int decode_while_inflating(struct pp_ctx *ctx, const char *name,
-                                  const uint8_t *data, size_t len,
-                                  bool release_input, struct pp_profile **out)
-{
-	struct pp_decode_stream *ds;
-	char what[320];
-	int r;
-
-	*out = NULL;
-	if (pp_decode_stream_new(ctx, name, &ds) < 0) {
-		ctx->message[0] = '\0';
-		return 1;
-	}
-	snprintf(what, sizeof(what), "decoding %s", name);
-	r = pp_source_gunzip_each(ctx, what, data, len, release_input,
-	                          push_piece, ds);
-	if (r == 0)
-		r = pp_decode_stream_finish(ds, out);
-	pp_decode_stream_free(ds);
-	return r;
-}
-
-int pp_source_decode(struct pp_ctx *ctx, const char *name, const uint8_t *data,
-                     size_t len, struct pp_profile **out)
-{
-	struct pp_bytes raw = {NULL, 0};
-	int err;
-
-	if (len == 0)
-		return pp_error(ctx, PP_EFORMAT, "%s: empty input file", name);
-	if (!pp_source_is_gzip(data, len))
-		return pp_decode(ctx, name, data, len, out);
-	if (decode_while_inflating(ctx, name, data, len, false, out) == 0)
-		return 0;
-	if ((err = pp_source_gunzip(ctx, name, data, len, &raw)) < 0)
-		return err;
-	err = pp_decode(ctx, name, raw.data, raw.len, out);
-	pp_bytes_release(ctx, &raw);
-	return err;
-}
-
-int pp_source_open(struct pp_ctx *ctx, const char *path,
-                   struct pp_profile **out)
+int pp_source_load(struct pp_ctx *ctx, const char *path,
+                   struct pp_source_bytes *out)
 {
 	const char *name = strcmp(path, "-") == 0 ? "stdin" : path;
-	struct pp_bytes file = {NULL, 0};
 	char what[320];
 	int err;
 
-	*out = NULL;
+	out->bytes.data = NULL;
+	out->bytes.len = 0;
+	if (!(out->name = pp_strdup(ctx, name)))
+		return pp_error(ctx, PP_ENOMEM, "out of memory");
 	/* Progress: each step is one call (read, libdeflate), shown by the
 	 * front end with its elapsed time; the decoder reports its bytes. */
 	snprintf(what, sizeof(what), "reading %s", name);
 	pp_progress(ctx, what, NULL, 0, 0);
-	if ((err = pp_source_read_file(ctx, path, &file)) < 0)
-		return err;
-	if (file.len == 0) {
-		pp_bytes_release(ctx, &file);
-		return pp_error(ctx, PP_EFORMAT, "%s: empty input file", name);
+	if ((err = pp_source_read_file(ctx, path, &out->bytes)) < 0)
+		goto fail;
+	if (out->bytes.len == 0) {
+		err = pp_error(ctx, PP_EFORMAT, "%s: empty input file", name);
+		goto fail;
 	}
-	if (pp_source_is_gzip(file.data, file.len)) {
-		struct pp_bytes raw = {NULL, 0};
-
-		/* A named file can be read again if streaming gives up
-		 * after its first pages were given back; stdin cannot. */
-		int r = decode_while_inflating(ctx, name, file.data, file.len,
-		                               strcmp(path, "-") != 0, out);
-
-		if (r != 1)
-			pp_bytes_release(ctx, &file);
-		if (r == 0)
-			return 0;
-		if (r == 2 && (err = pp_source_read_file(ctx, path, &file)) < 0)
-			return err;
-
-		snprintf(what, sizeof(what), "inflating %s", name);
-		pp_progress(ctx, what, "bytes", 0, file.len);
-		/* Drop the compressed bytes before decoding: at peak, memory
-		 * holds the raw profile and the model, not a third copy. */
-		err = pp_source_gunzip(ctx, name, file.data, file.len, &raw);
-		pp_bytes_release(ctx, &file);
-		if (err < 0)
-			return err;
-		file = raw;
-	}
-	err = pp_decode_owned(ctx, name, file.data, file.len, out);
-	file.data = NULL;
+	return 0;
+fail:
+	pp_source_bytes_release(ctx, out);
 	return err;
+}
+
+int pp_source_inflate(struct pp_ctx *ctx, struct pp_source_bytes *b)
+{
+	struct pp_bytes raw = {NULL, 0};
+	char what[320];
+	int err;
+
+	if (!pp_source_is_gzip(b->bytes.data, b->bytes.len))
+		return 0;
+	snprintf(what, sizeof(what), "inflating %s", b->name);
+	pp_progress(ctx, what, "bytes", 0, b->bytes.len);
+	/* Drop the compressed bytes before decoding: at peak, memory holds
+	 * the raw profile and the model, not a third copy. */
+	err = pp_source_gunzip(ctx, b->name, b->bytes.data, b->bytes.len, &raw);
+	pp_bytes_release(ctx, &b->bytes);
+	if (err < 0)
+		return err;
+	b->bytes = raw;
+	return 0;
 }

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "pprof/decode.h"
 #include "pprof/fetch.h"
 #include "pprof/source.h"
 #include "source/internal.h"
@@ -434,8 +433,8 @@ static int transfer_error(struct fetch *f, const struct pp_fetch_url *u,
 	}
 }
 
-/* The body of a 200, inflated and decoded. */
-static int decode_body(struct fetch *f, struct pp_profile **out)
+/* The body of a 200, inflated, named by the URL shown. */
+static int take_body(struct fetch *f, struct pp_source_bytes *out)
 {
 	struct pp_bytes raw = {NULL, 0};
 	int err;
@@ -452,7 +451,10 @@ static int decode_body(struct fetch *f, struct pp_profile **out)
 		f->raw = NULL;
 		f->raw_len = f->raw_cap = 0;
 	}
-	return pp_decode_owned(f->ctx, f->name, raw.data, raw.len, out);
+	out->bytes = raw;
+	if (!(out->name = pp_strdup(f->ctx, f->name)))
+		return pp_error(f->ctx, PP_ENOMEM, "out of memory");
+	return 0;
 }
 
 /* Go's Duration.String for whole seconds: "30s", "1m30s", "2h0m0s". */
@@ -736,16 +738,15 @@ done:
 }
 
 int pp_fetch_profiles(struct pp_ctx *ctx, const char *const *sources, size_t n,
-                      const struct pp_fetch_opts *opts,
-                      struct pp_profile **outs)
+                      const struct pp_fetch_opts *opts, pp_fetch_take_fn take,
+                      void *arg)
 {
 	static const struct pp_fetch_opts defaults = {0};
+	struct pp_source_bytes b = {{NULL, 0}, NULL};
 	struct fetch *fs;
 	size_t failed = n, i;
 	int err = 0;
 
-	for (i = 0; i < n; i++)
-		outs[i] = NULL;
 	if (n == 0)
 		return 0;
 	if (!opts)
@@ -763,30 +764,45 @@ int pp_fetch_profiles(struct pp_ctx *ctx, const char *const *sources, size_t n,
 		err = fetch_error(&fs[failed]);
 		goto done;
 	}
+	/* Each body handed over before the next is inflated to its end:
+	 * the first that fails, inflating or taken, is the error. */
 	for (i = 0; i < n; i++) {
 		if ((err = fetch_error(&fs[i])) < 0 ||
-		    (err = decode_body(&fs[i], &outs[i])) < 0)
+		    (err = take_body(&fs[i], &b)) < 0)
 			goto done;
-		/* Free each body's buffers as soon as it is decoded. */
+		/* Free each body's stream as soon as its bytes are out. */
 		pp_gunzip_stream_free(fs[i].gz);
 		fs[i].gz = NULL;
+		err = take(arg, i, &b);
+		pp_source_bytes_release(ctx, &b);
+		if (err < 0)
+			goto done;
 	}
 done:
-	if (err < 0)
-		for (i = 0; i < n; i++) {
-			pp_profile_free(outs[i]);
-			outs[i] = NULL;
-		}
+	pp_source_bytes_release(ctx, &b);
 	for (i = 0; i < n; i++)
 		fetch_release(&fs[i]);
 	pp_free(ctx, fs);
 	return err;
 }
 
-int pp_fetch_profile(struct pp_ctx *ctx, const char *source,
-                     const struct pp_fetch_opts *opts, struct pp_profile **out)
+/* pp_fetch_profile's taker: the one body, kept. */
+static int keep_body(void *arg, size_t i, struct pp_source_bytes *b)
 {
-	return pp_fetch_profiles(ctx, &source, 1, opts, out);
+	struct pp_source_bytes *out = arg;
+
+	(void)i;
+	*out = *b;
+	memset(b, 0, sizeof(*b));
+	return 0;
+}
+
+int pp_fetch_profile(struct pp_ctx *ctx, const char *source,
+                     const struct pp_fetch_opts *opts,
+                     struct pp_source_bytes *out)
+{
+	memset(out, 0, sizeof(*out));
+	return pp_fetch_profiles(ctx, &source, 1, opts, keep_body, out);
 }
 
 int pp_fetch_global_init(struct pp_ctx *ctx)

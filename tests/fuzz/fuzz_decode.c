@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pprof/source.h"
+#include "pprof/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* A small cap keeps zip bombs from dominating the fuzzer's time. */
 	ctx.max_size = 16 << 20;
-	if (pp_source_decode(&ctx, "fuzz", data, size, &p) == 0)
+	if (pp_session_decode(&ctx, "fuzz", data, size, &p) == 0)
 		pp_profile_free(p);
 	return 0;
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "pprof/report.h"
-#include "pprof/source.h"
+#include "pprof/session.h"
 #include "pprof/transform.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -48,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		line = next;
 	}
 	ctx.max_size = 16 << 20;
-	if (pp_source_decode(&ctx, "fuzz", nul + 1, size - tlen - 1, &p) == 0 &&
+	if (pp_session_decode(&ctx, "fuzz", nul + 1, size - tlen - 1, &p) ==
+	            0 &&
 	    pp_profile_filter(&ctx, p, &fo, &f) == 0) {
 		struct pp_report_opts o = {0};
 		struct pp_report *r = NULL;

@@ -11,7 +11,7 @@
 #include "helpers.h"
 #include "pbuild.h"
 #include "pprof/decode.h"
-#include "pprof/source.h"
+#include "pprof/session.h"
 
 static void test_decode__small_profile(void **state)
 {
@@ -165,7 +165,7 @@ static void test_decode__empty(void **state)
 
 	(void)state;
 	assert_int_equal(
-	        pp_source_decode(&ctx, "e", (const uint8_t *)"", 0, &p),
+	        pp_session_decode(&ctx, "e", (const uint8_t *)"", 0, &p),
 	        PP_EFORMAT);
 	assert_string_equal(ctx.message, "e: empty input file");
 }
@@ -199,13 +199,13 @@ static void test_decode__gzip_and_truncated_gzip(void **state)
 	(void)state;
 	pb_small_profile(&b);
 	n = gzip_bytes(b.buf, b.len, gz, sizeof(gz));
-	assert_int_equal(pp_source_decode(&ctx, "g", gz, n, &p), 0);
+	assert_int_equal(pp_session_decode(&ctx, "g", gz, n, &p), 0);
 	assert_int_equal(p->nsamples, 2);
 	pp_profile_free(p);
 	p = NULL;
 	/* Cut the stream anywhere: a clean "truncated" or "corrupt" error. */
 	for (size_t cut = 2; cut < n; cut++) {
-		int err = pp_source_decode(&ctx, "g", gz, cut, &p);
+		int err = pp_session_decode(&ctx, "g", gz, cut, &p);
 
 		assert_int_equal(err, PP_EFORMAT);
 		assert_null(p);
@@ -230,7 +230,7 @@ static void test_decode__size_cap(void **state)
 	n = gzip_bytes(zeros, 1 << 20, gz, sizeof(gz));
 	free(zeros);
 	ctx.max_size = 64 * 1024;
-	assert_int_equal(pp_source_decode(&ctx, "bomb", gz, n, &p), PP_ELIMIT);
+	assert_int_equal(pp_session_decode(&ctx, "bomb", gz, n, &p), PP_ELIMIT);
 	assert_non_null(
 	        strstr(ctx.message, "larger than the 65536-byte limit"));
 }

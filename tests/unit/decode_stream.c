@@ -22,6 +22,7 @@
 
 #include "pbuild.h"
 #include "pprof/decode.h"
+#include "pprof/session.h"
 #include "pprof/source.h"
 
 enum { NSAMPLES = 20000, NLOCS = 500 };
@@ -349,7 +350,7 @@ static void test_decode_stream__gunzip_each(void **state)
 	free(raw.p);
 }
 
-/* Through pp_source_decode: the same profile as inflating it whole. */
+/* Through pp_session_decode: the same profile as inflating it whole. */
 static void test_decode_stream__source_decode(void **state)
 {
 	struct gbuf raw = build(IN_ORDER, NONE), gz = gzip_of(&raw, 1);
@@ -358,7 +359,7 @@ static void test_decode_stream__source_decode(void **state)
 
 	(void)state;
 	assert_int_equal(pp_decode(&ctx, "s", raw.p, raw.len, &want), 0);
-	assert_int_equal(pp_source_decode(&ctx, "s", gz.p, gz.len, &got), 0);
+	assert_int_equal(pp_session_decode(&ctx, "s", gz.p, gz.len, &got), 0);
 	same_model(want, got);
 	pp_profile_free(want);
 	pp_profile_free(got);
@@ -378,6 +379,20 @@ static void random_bytes(struct gbuf *b, size_t n)
 		c = (uint8_t)(x >> 56);
 		gb_put(b, &c, 1);
 	}
+}
+
+/* b into a new file named from the template path (the caller unlinks
+ * it). */
+static void write_temp(char *path, const struct gbuf *b)
+{
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b->p, 1, b->len, f), b->len);
+	assert_int_equal(fclose(f), 0);
 }
 
 struct stop_after {
@@ -407,8 +422,7 @@ static void test_decode_stream__release_input(void **state)
 	struct pp_profile *want = NULL, *got = NULL;
 	struct stop_after stop = {0, 20};
 	char path[] = "/tmp/decode_stream_XXXXXX";
-	int fd, r;
-	FILE *f;
+	int r;
 
 	(void)state;
 	/* An unused 6 MB string, then a sample at a location whose id
@@ -435,13 +449,8 @@ static void test_decode_stream__release_input(void **state)
 	gz = gzip_of(&raw, 1);
 	assert_int_equal(pp_decode(&ctx, "want", raw.p, raw.len, &want), 0);
 	assert_int_equal(want->nsamples, NSAMPLES + 1);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(gz.p, 1, gz.len, f), gz.len);
-	assert_int_equal(fclose(f), 0);
-	assert_int_equal(pp_source_open(&ctx, path, &got), 0);
+	write_temp(path, &gz);
+	assert_int_equal(pp_session_decode_file(&ctx, path, &got), 0);
 	unlink(path);
 	same_model(want, got);
 	pp_profile_free(want);
@@ -453,6 +462,41 @@ static void test_decode_stream__release_input(void **state)
 	free(gz.p);
 }
 
+/*
+ * A file whose stream gives up only when it is finished (a sample names a
+ * location the file lacks, seen once every location is known), after the
+ * inflate gave back its first pages: it is read again and decoded whole,
+ * so the error is pp_decode's, not that of inflating zeroed pages.
+ */
+static void test_decode_stream__gives_up_at_finish(void **state)
+{
+	struct gbuf raw = build(IN_ORDER, UNKNOWN_LOCATION), noise = {0}, gz;
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *p = NULL;
+	char path[] = "/tmp/decode_stream_XXXXXX", want[sizeof(ctx.message)];
+	int err;
+
+	(void)state;
+	random_bytes(&noise, 6u << 20);
+	gb_msg(&raw, 6, &noise);
+	err = pp_decode(&ctx, "x", raw.p, raw.len, &p);
+	assert_true(err < 0);
+	gz = gzip_of(&raw, 1);
+	assert_true(gz.len > (6u << 20));
+	write_temp(path, &gz);
+	/* The same message, naming the file: "x" was the name. */
+	memcpy(want, ctx.message + 1, sizeof(want) - 1);
+	ctx.message[0] = '\0';
+	assert_int_equal(pp_session_decode_file(&ctx, path, &p), err);
+	unlink(path);
+	assert_null(p);
+	assert_memory_equal(ctx.message, path, strlen(path));
+	assert_string_equal(ctx.message + strlen(path), want);
+	free(raw.p);
+	free(noise.p);
+	free(gz.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -461,6 +505,7 @@ int main(void)
 	        cmocka_unit_test(test_decode_stream__gunzip_each),
 	        cmocka_unit_test(test_decode_stream__source_decode),
 	        cmocka_unit_test(test_decode_stream__release_input),
+	        cmocka_unit_test(test_decode_stream__gives_up_at_finish),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,7 +10,7 @@
 
 #include "pprof/decode.h"
 #include "pprof/encode.h"
-#include "pprof/source.h"
+#include "pprof/session.h"
 #include "pprof/transform.h"
 
 static const char *const profiles[] = {
@@ -136,7 +136,7 @@ static void round_trip(struct pp_ctx *ctx, const struct pp_profile *p, bool gz)
 		        pp_encode_proto_gzip(ctx, p, NULL, &data, &len), 0);
 	else
 		assert_int_equal(pp_encode_proto(ctx, p, NULL, &data, &len), 0);
-	assert_int_equal(pp_source_decode(ctx, "encoded", data, len, &q), 0);
+	assert_int_equal(pp_session_decode(ctx, "encoded", data, len, &q), 0);
 	assert_same(p, q);
 	pp_profile_free(q);
 	pp_free(ctx, data);
@@ -150,7 +150,8 @@ static void test_encode__round_trip(void **state)
 	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++) {
 		struct pp_profile *p = NULL;
 
-		assert_int_equal(pp_source_open(&ctx, profiles[i], &p), 0);
+		assert_int_equal(pp_session_decode_file(&ctx, profiles[i], &p),
+		                 0);
 		round_trip(&ctx, p, false);
 		round_trip(&ctx, p, true);
 		pp_profile_free(p);
@@ -163,11 +164,12 @@ static void test_encode__round_trip_merged(void **state)
 	struct pp_profile *in[2] = {NULL, NULL}, *m = NULL;
 
 	(void)state;
-	assert_int_equal(
-	        pp_source_open(&ctx, "testdata/go/cpu_before.pb.gz", &in[0]),
-	        0);
-	assert_int_equal(
-	        pp_source_open(&ctx, "testdata/go/cpu_after.pb.gz", &in[1]), 0);
+	assert_int_equal(pp_session_decode_file(
+	                         &ctx, "testdata/go/cpu_before.pb.gz", &in[0]),
+	                 0);
+	assert_int_equal(pp_session_decode_file(
+	                         &ctx, "testdata/go/cpu_after.pb.gz", &in[1]),
+	                 0);
 	assert_int_equal(pp_profile_merge(&ctx, in, NULL, 2, &m), 0);
 	round_trip(&ctx, m, true);
 	pp_profile_free(m);

@@ -229,15 +229,16 @@ static void test_fetch__local_and_insecure(void **state)
 static void test_fetch__unsupported_scheme(void **state)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
-	struct pp_profile *p = (struct pp_profile *)&ctx;
+	struct pp_source_bytes b = {{(uint8_t *)&ctx, 1}, (char *)&ctx};
 
 	(void)state;
-	assert_int_equal(pp_fetch_profile(&ctx, "ftp://u:pw@h/x", NULL, &p),
+	assert_int_equal(pp_fetch_profile(&ctx, "ftp://u:pw@h/x", NULL, &b),
 	                 PP_EFETCH);
-	assert_null(p);
+	assert_null(b.bytes.data);
+	assert_null(b.name);
 	assert_string_equal(ctx.message,
 	                    "ftp://h/x: unsupported protocol scheme \"ftp\"");
-	assert_int_equal(pp_fetch_profile(&ctx, "cpu.pb.gz", NULL, &p),
+	assert_int_equal(pp_fetch_profile(&ctx, "cpu.pb.gz", NULL, &b),
 	                 PP_EUSAGE);
 }
 

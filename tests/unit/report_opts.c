@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "pprof/report.h"
-#include "pprof/source.h"
+#include "pprof/session.h"
 
 struct fixture {
 	struct pp_ctx ctx;
@@ -25,7 +25,8 @@ static int setup(void **state)
 	struct pp_ctx init = PP_CTX_INIT;
 
 	f->ctx = init;
-	if (pp_source_open(&f->ctx, "testdata/go/cpu.pb.gz", &f->prof) < 0)
+	if (pp_session_decode_file(&f->ctx, "testdata/go/cpu.pb.gz", &f->prof) <
+	    0)
 		return -1;
 	*state = f;
 	return 0;

@@ -17,7 +17,7 @@
 
 #include "pprof/encode.h"
 #include "pprof/outfile.h"
-#include "pprof/source.h"
+#include "pprof/session.h"
 #include "save.h"
 
 /* A profile with the given main binary (NULL: no mapping) and types. */
@@ -127,7 +127,8 @@ static void test_save__file(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(pp_source_open(&ctx, "testdata/go/cpu.pb.gz", &p), 0);
+	assert_int_equal(
+	        pp_session_decode_file(&ctx, "testdata/go/cpu.pb.gz", &p), 0);
 	/* Missing directories are made (as PPROF_TMPDIR is by pprof). */
 	snprintf(sub, sizeof(sub), "%s/x/y", dir);
 	assert_int_equal(pp_path_mkdir_all(sub, 0755), 0);
@@ -149,7 +150,7 @@ static void test_save__file(void **state)
 	                           "pprof.goprog.samples.cpu.002.pb.gz "
 	                           "pprof.goprog.samples.cpu.003.pb.gz");
 	/* The saved file is the profile. */
-	assert_int_equal(pp_source_open(&ctx, path, &back), 0);
+	assert_int_equal(pp_session_decode_file(&ctx, path, &back), 0);
 	assert_int_equal(pp_encode_proto(&ctx, p, NULL, &a, &alen), 0);
 	assert_int_equal(pp_encode_proto(&ctx, back, NULL, &b, &blen), 0);
 	assert_int_equal(alen, blen);

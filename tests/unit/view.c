@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "pprof/graph.h"
-#include "pprof/source.h"
+#include "pprof/session.h"
 #include "util/regex.h"
 
 struct fixture {
@@ -28,7 +28,8 @@ static int setup(void **state)
 	struct pp_graph_opts go = {0};
 
 	f->ctx = init;
-	if (pp_source_open(&f->ctx, "testdata/go/cpu.pb.gz", &f->prof) < 0 ||
+	if (pp_session_decode_file(&f->ctx, "testdata/go/cpu.pb.gz", &f->prof) <
+	            0 ||
 	    pp_profile_sample_index(f->prof, NULL, &go.sample_index) < 0 ||
 	    pp_graph_new(&f->ctx, f->prof, &go, &f->g) < 0 ||
 	    pp_graph_save_values(f->g, &f->values) < 0 ||
@@ -164,7 +165,7 @@ static void check_kept_pass(const char *path, uint32_t every)
 	bool *kept;
 	uint32_t nkept = 0;
 
-	assert_int_equal(pp_source_open(&ctx, path, &prof), 0);
+	assert_int_equal(pp_session_decode_file(&ctx, path, &prof), 0);
 	assert_int_equal(pp_profile_sample_index(prof, NULL, &go.sample_index),
 	                 0);
 	assert_int_equal(pp_graph_new(&ctx, prof, &go, &a), 0);
