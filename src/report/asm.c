@@ -67,6 +67,7 @@ void pp_report__asm_free(struct pp_asm *a)
 	pp_free(a->ctx, a->routines);
 	pp_free(a->ctx, a->insns);
 	pp_free(a->ctx, a->frames);
+	pp_free(a->ctx, a->found);
 	pp_free(a->ctx, a);
 }
 
@@ -256,6 +257,7 @@ static int scan_mapping(struct builder *b, uint32_t m, const uint32_t *nmap)
 	}
 	if (err < 0)
 		return err;
+	b->a->found[m] = true;
 	b->nnodes = 0;
 	for (uint32_t n = 0; n < r->graph->nnodes; n++) {
 		uint64_t ea;
@@ -457,7 +459,10 @@ int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
 	b.a = pp_calloc(r->ctx, 1, sizeof(*b.a));
 	nmap = pp_calloc(r->ctx, (size_t)r->graph->nnodes + 1, sizeof(*nmap));
 	hit = pp_calloc(r->ctx, (size_t)p->nmappings + 1, sizeof(*hit));
-	if (!b.a || !nmap || !hit) {
+	if (b.a)
+		b.a->found = pp_calloc(r->ctx, (size_t)p->nmappings + 1,
+		                       sizeof(*b.a->found));
+	if (!b.a || !nmap || !hit || !b.a->found) {
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -500,7 +505,7 @@ int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
 		if ((err = scan_mapping(&b, m, nmap)) < 0)
 			goto done;
 	}
-	if (b.a->nroutines == 0) {
+	if (b.a->nroutines == 0 && !inlined) {
 		if (!b.has_addr)
 			err = pp_error(r->ctx, PP_ENOTFOUND,
 			               "no matches found for regexp %s",
@@ -518,7 +523,8 @@ int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
 			        (unsigned long long)b.addr);
 		goto done;
 	}
-	if ((err = sort_routines(b.a, max_funcs >= 0)) < 0)
+	if (b.a->nroutines > 0 &&
+	    (err = sort_routines(b.a, max_funcs >= 0)) < 0)
 		goto done;
 	if (max_funcs >= 0 && b.a->nroutines > (size_t)max_funcs)
 		b.a->nroutines = (size_t)max_funcs;

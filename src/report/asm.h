@@ -25,6 +25,9 @@ struct pp_asm_insn {
 	int64_t flat, cum;
 	/* Frames at addr, innermost first: frames[first .. first + n). */
 	uint32_t frame_first, nframes;
+	/* Not disassembled: a profile location whose binary was not read,
+	 * with the location's own lines as frames (weblist.c); text "". */
+	bool synthetic;
 };
 
 struct pp_asm_routine {
@@ -45,6 +48,8 @@ struct pp_asm {
 	size_t ninsns, cap_insns;
 	struct pp_asm_frame *frames;
 	size_t nframes, cap_frames;
+	/* Per mapping of the profile: its binary was found and read. */
+	bool *found;
 };
 
 /*
@@ -53,7 +58,9 @@ struct pp_asm {
  * heaviest by flat; negative: all, by name). With inlined, also the
  * symbols holding a sampled address one of whose frames (an inlined
  * function's too) matches by function or file name, as weblist finds
- * them. Errors as pp_report_disasm.
+ * them; then no routine is no error (weblist also lists locations whose
+ * binary is not there: found says which mappings were read). Errors as
+ * pp_report_disasm.
  */
 int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
                    bool inlined, struct pp_asm **out);

@@ -99,6 +99,58 @@ void pp_report__put_xml_n(FILE *out, const char *str, size_t n)
 	}
 }
 
+/* As Go's html/template escapes text (pprof's HTML pages): its entities
+ * for quotes and '+'; tab, newline and carriage return kept; the rest as
+ * for XML. */
+void pp_report__put_html_n(FILE *out, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (n > 0) {
+		size_t run = plain_run(s, "&<>\"'+");
+
+		if (run > n)
+			run = n;
+		if (run) {
+			fwrite(s, 1, run, out);
+			s += run, n -= run;
+			continue;
+		}
+		switch (*s) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&#34;", out);
+			break;
+		case '\'':
+			fputs("&#39;", out);
+			break;
+		case '+':
+			fputs("&#43;", out);
+			break;
+		case '\t':
+		case '\n':
+		case '\r':
+			fputc(*s, out);
+			break;
+		default: {
+			size_t len = put_other(out, s, n, false);
+
+			s += len, n -= len;
+			continue;
+		}
+		}
+		s++, n--;
+	}
+}
+
 /* Does the '&' at s start what graphviz reads as an HTML entity
  * ("&amp;", "&#60;")? */
 static bool entity_at(const char *s)

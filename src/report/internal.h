@@ -130,6 +130,9 @@ void pp_report__put_base(const struct pp_profile *p, pp_str s, FILE *out);
 void pp_report__put_xml(FILE *out, const char *s);
 /* The same for the n bytes at s (which may hold NUL bytes). */
 void pp_report__put_xml_n(FILE *out, const char *s, size_t n);
+/* The n bytes at s escaped as Go's html/template escapes text, for pages
+ * that match pprof's byte for byte (weblist); well-formed as put_xml. */
+void pp_report__put_html_n(FILE *out, const char *s, size_t n);
 /* The n bytes at s escaped for a quoted DOT string that graphviz turns
  * into SVG: backslash and quote escaped, newline pprof's "\l". */
 void pp_report__put_dot(FILE *out, const char *s, size_t n);

@@ -5,9 +5,18 @@
  * its inline chain whose function (or file) matches, with the calls
  * inlined below that frame as its context; a file's lines are cut into
  * functions (lines of one function less than 20 apart) with five lines of
- * context around. Printed as one self-contained HTML page (weblist) or as
- * JSON for the web UI's source view (docs/web-api.md).
+ * context around. Printed as one self-contained HTML page (weblist), the
+ * page pprof 1.24 writes byte for byte, or as JSON for the web UI's source
+ * view (docs/web-api.md).
+ *
+ * The page also lists the sampled locations whose binary was not read, as
+ * pprof's handleUnprocessed does: each address of interest is an
+ * instruction without text whose frames are the location's own lines, its
+ * values every occurrence of the address in the samples. pprof takes them
+ * in Go's map order; here they go by address, so the page is the same in
+ * every run.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,10 +98,357 @@ static bool interesting(const struct wl *w, const struct pp_regex *re,
 	       (outermost && routine_matched);
 }
 
-static int collect(struct wl *w, const struct pp_regex *re)
+/* pprof's canonicalizeFileName: without "/proc/self/cwd/" or "./" in
+ * front, then cleaned as Go's filepath.Clean (pp_free). */
+static char *canonical_file(struct pp_ctx *ctx, const char *f)
+{
+	size_t n = strlen(f), *marks;
+	bool rooted;
+	char *b;
+
+	if (strncmp(f, "/proc/self/cwd/", 15) == 0)
+		f += 15, n -= 15;
+	if (strncmp(f, "./", 2) == 0)
+		f += 2, n -= 2;
+	rooted = n > 0 && f[0] == '/';
+	b = pp_malloc(ctx, n + 2);
+	marks = pp_calloc(ctx, n + 2, sizeof(*marks));
+	if (!b || !marks) {
+		pp_free(ctx, b);
+		pp_free(ctx, marks);
+		return NULL;
+	}
+	/* Element by element: "." dropped, ".." takes the last one away. */
+	size_t len = rooted ? 1 : 0, depth = 0, dotdots = 0;
+
+	if (rooted)
+		b[0] = '/';
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j < n && f[j] != '/')
+			j++;
+		size_t el = j - i;
+
+		if (el == 0 || (el == 1 && f[i] == '.')) {
+			/* nothing */
+		} else if (el == 2 && f[i] == '.' && f[i + 1] == '.') {
+			if (depth > dotdots) {
+				len = marks[--depth];
+			} else if (!rooted) {
+				marks[depth++] = len;
+				dotdots = depth;
+				if (len > 0)
+					b[len++] = '/';
+				b[len++] = '.';
+				b[len++] = '.';
+			}
+		} else {
+			marks[depth++] = len;
+			if (len > (size_t)(rooted ? 1 : 0))
+				b[len++] = '/';
+			memcpy(b + len, f + i, el);
+			len += el;
+		}
+		i = j + 1;
+	}
+	if (len == 0)
+		b[len++] = '.';
+	b[len] = '\0';
+	pp_free(ctx, marks);
+	return b;
+}
+
+/* An address of the profile, as pprof's weblist keys its samples. */
+struct slot {
+	uint64_t addr;
+	int64_t flat, cum;
+	uint32_t loc; /* the first location marked there, or PP_NONE */
+	bool addr_set;
+};
+
+struct loc_addr {
+	uint64_t addr;
+	uint32_t loc;
+};
+
+static int by_loc_addr(const void *pa, const void *pb)
+{
+	const struct loc_addr *x = pa, *y = pb;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->loc < y->loc ? -1 : x->loc > y->loc;
+}
+
+static int by_slot_addr(const void *pa, const void *pb)
+{
+	const struct slot *x = *(const struct slot *const *)pa,
+	                  *y = *(const struct slot *const *)pb;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static bool match_pstr(const struct pp_regex *re, const struct pp_profile *p,
+                       pp_str s)
+{
+	size_t n;
+	const char *t = pp_profile_strn(p, s, &n);
+
+	return pp_regex_match(re, t, n);
+}
+
+struct synth {
+	struct slot *slots;
+	uint32_t *slot_of; /* per location */
+	bool *interest;    /* per string of the profile: a function's name */
+	uint32_t nslots;
+	uint64_t next; /* pprof's next synthetic address */
+};
+
+/* Mark line k of location l as pprof's markInterest does. */
+static void mark(struct synth *y, const struct pp_profile *p, uint32_t l,
+                 uint32_t k)
+{
+	const struct pp_line *ln = &p->lines[p->locations[l].line_first + k];
+	struct slot *sl = &y->slots[y->slot_of[l]];
+
+	if (ln->function == PP_NONE)
+		return;
+	y->interest[p->functions[ln->function].name] = true;
+	y->interest[p->functions[ln->function].system_name] = true;
+	if (sl->loc == PP_NONE)
+		sl->loc = l;
+}
+
+/* pprof's pass over the samples: each address's values (every occurrence
+ * in a stack counts) and the names of the functions of interest. */
+static int scan_samples(struct wl *w, struct synth *y,
+                        const struct pp_regex *re, const char *symbol)
+{
+	struct pp_report *r = w->r;
+	const struct pp_profile *p = r->prof;
+	struct loc_addr *la;
+	uint32_t nla = 0;
+	uint64_t want = 0;
+	char *end = NULL;
+	bool has_addr;
+
+	errno = 0;
+	want = symbol[0] ? strtoull(symbol, &end, 0) : 0;
+	has_addr = symbol[0] && end && *end == '\0' && errno == 0 &&
+	           symbol[0] != '-' && symbol[0] != '+';
+	y->next = 1;
+	for (uint32_t m = 0; m < p->nmappings; m++)
+		if (y->next < p->mappings[m].limit)
+			y->next = p->mappings[m].limit;
+	la = pp_calloc(r->ctx, (size_t)p->nlocations + 1, sizeof(*la));
+	y->slot_of = pp_calloc(r->ctx, (size_t)p->nlocations + 1,
+	                       sizeof(*y->slot_of));
+	y->slots =
+	        pp_calloc(r->ctx, (size_t)p->nlocations + 1, sizeof(*y->slots));
+	y->interest = pp_calloc(r->ctx, pp_strtab_count(p->strings) + 1, 1);
+	if (!la || !y->slot_of || !y->slots || !y->interest) {
+		pp_free(r->ctx, la);
+		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	}
+	/* Locations at one address share it; each without one has its own. */
+	for (uint32_t l = 0; l < p->nlocations; l++)
+		if (p->locations[l].address != 0)
+			la[nla++] =
+			        (struct loc_addr){p->locations[l].address, l};
+	qsort(la, nla, sizeof(*la), by_loc_addr);
+	for (uint32_t i = 0; i < nla; i++) {
+		if (i == 0 || la[i].addr != la[i - 1].addr)
+			y->slots[y->nslots++] =
+			        (struct slot){la[i].addr, 0, 0, PP_NONE, true};
+		y->slot_of[la[i].loc] = y->nslots - 1;
+	}
+	pp_free(r->ctx, la);
+	for (uint32_t l = 0; l < p->nlocations; l++)
+		if (p->locations[l].address == 0) {
+			y->slots[y->nslots] =
+			        (struct slot){0, 0, 0, PP_NONE, false};
+			y->slot_of[l] = y->nslots++;
+		}
+	for (uint32_t s = 0; s < p->nsamples; s++) {
+		const struct pp_sample *smp = &p->samples[s];
+		const int64_t *v = p->values + (size_t)s * p->nsample_types;
+		int64_t value = v[r->sample_index];
+
+		if ((s & 0x3ff) == 0 && pp_interrupted(r->ctx))
+			return pp_error_interrupted(r->ctx);
+		if (r->opts.mean && v[0] != 0)
+			value /= v[0];
+		for (uint32_t i = smp->loc_count; i-- > 0;) {
+			uint32_t l = p->sample_locs[smp->loc_first + i];
+			const struct pp_location *loc = &p->locations[l];
+			struct slot *sl = &y->slots[y->slot_of[l]];
+			bool match_file;
+
+			if (!sl->addr_set) {
+				sl->addr = y->next++;
+				sl->addr_set = true;
+			}
+			sl->cum += value;
+			if (i == 0)
+				sl->flat += value;
+			if (has_addr && sl->addr == want) {
+				if (loc->line_count > 0)
+					mark(y, p, l, loc->line_count - 1);
+				continue;
+			}
+			match_file = loc->mapping != PP_NONE &&
+			             match_pstr(re, p,
+			                        p->mappings[loc->mapping].file);
+			for (uint32_t k = 0; k < loc->line_count; k++) {
+				const struct pp_line *ln =
+				        &p->lines[loc->line_first + k];
+				const struct pp_function *fn;
+
+				if (ln->function == PP_NONE)
+					continue;
+				fn = &p->functions[ln->function];
+				if ((k == 0 && match_file) ||
+				    match_pstr(re, p, fn->name) ||
+				    match_pstr(re, p, fn->system_name) ||
+				    match_pstr(re, p, fn->filename))
+					mark(y, p, l, k);
+			}
+		}
+	}
+	return 0;
+}
+
+/* One location whose binary was not read, as an instruction of its own
+ * lines (pprof's handleUnprocessed), filed under the line of each frame
+ * of interest. */
+static int add_synthetic(struct wl *w, const struct synth *y,
+                         const struct slot *sl, uint32_t *seq)
+{
+	const struct pp_profile *p = w->r->prof;
+	const struct pp_location *loc = &p->locations[sl->loc];
+	struct pp_asm *a = w->a;
+	struct pp_asm_insn *in;
+	uint32_t ii = (uint32_t)a->ninsns, f = 0;
+	int err;
+
+	if ((err = pp_grow(a->ctx, (void **)&a->insns, &a->cap_insns,
+	                   a->ninsns + 1, sizeof(*a->insns))) < 0)
+		return err;
+	in = &a->insns[a->ninsns++];
+	memset(in, 0, sizeof(*in));
+	in->addr = sl->addr;
+	in->size = 1;
+	in->flat = sl->flat;
+	in->cum = sl->cum;
+	in->synthetic = true;
+	in->frame_first = (uint32_t)a->nframes;
+	for (uint32_t k = 0; k < loc->line_count; k++) {
+		const struct pp_line *ln = &p->lines[loc->line_first + k];
+		const struct pp_function *fn;
+		struct pp_asm_frame *fr;
+
+		if (ln->function == PP_NONE)
+			continue;
+		fn = &p->functions[ln->function];
+		if ((err = pp_grow(a->ctx, (void **)&a->frames, &a->cap_frames,
+		                   a->nframes + 1, sizeof(*a->frames))) < 0)
+			return err;
+		fr = &a->frames[a->nframes];
+		{
+			size_t nn, nf;
+			const char *name = pp_profile_strn(p, fn->name, &nn);
+			const char *file =
+			        pp_profile_strn(p, fn->filename, &nf);
+
+			fr->name = pp_strtab_intern(a->strings, name, nn);
+			fr->file = pp_strtab_intern(a->strings, file, nf);
+		}
+		if (fr->name == PP_NONE || fr->file == PP_NONE)
+			return pp_error(a->ctx, PP_ENOMEM, "out of memory");
+		fr->line = ln->line;
+		a->nframes++;
+		in = &a->insns[ii];
+		in->nframes++;
+		if (!y->interest[fn->name]) {
+			f++;
+			continue;
+		}
+		{
+			char *canon = canonical_file(
+			        a->ctx, pp_strtab_get(a->strings, fr->file));
+			pp_str cf;
+
+			if (!canon)
+				return pp_error(a->ctx, PP_ENOMEM,
+				                "out of memory");
+			cf = pp_strtab_intern(a->strings, canon, strlen(canon));
+			pp_free(a->ctx, canon);
+			if (cf == PP_NONE)
+				return pp_error(a->ctx, PP_ENOMEM,
+				                "out of memory");
+			if ((err = pp_grow(a->ctx, (void **)&w->recs, &w->cap,
+			                   w->nrecs + 1, sizeof(*w->recs))) < 0)
+				return err;
+			w->recs[w->nrecs++] =
+			        (struct rec){cf, ln->line, ii, f, (*seq)++};
+		}
+		f++;
+	}
+	return 0;
+}
+
+/* The sampled locations of interest whose binary was not read, in
+ * address order (pprof takes them in its map's order, which varies from
+ * run to run). Sets *any when some function is of interest at all. */
+static int collect_synthetic(struct wl *w, const struct pp_regex *re,
+                             const char *symbol, uint32_t *seq, bool *any)
+{
+	struct pp_ctx *ctx = w->r->ctx;
+	const struct pp_profile *p = w->r->prof;
+	struct synth y = {0};
+	struct slot **order = NULL;
+	uint32_t n = 0;
+	int err;
+
+	*any = false;
+	if ((err = scan_samples(w, &y, re, symbol)) < 0)
+		goto done;
+	for (uint32_t i = 0; i < pp_strtab_count(p->strings); i++)
+		if (y.interest[i])
+			*any = true;
+	if (!(order = pp_calloc(ctx, (size_t)y.nslots + 1, sizeof(*order)))) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (uint32_t i = 0; i < y.nslots; i++) {
+		const struct slot *sl = &y.slots[i];
+		uint32_t m;
+
+		if (sl->loc == PP_NONE)
+			continue;
+		m = p->locations[sl->loc].mapping;
+		if (m != PP_NONE && w->a->found[m])
+			continue;
+		order[n++] = &y.slots[i];
+	}
+	qsort(order, n, sizeof(*order), by_slot_addr);
+	for (uint32_t i = 0; i < n; i++)
+		if ((err = add_synthetic(w, &y, order[i], seq)) < 0)
+			goto done;
+	err = 0;
+done:
+	pp_free(ctx, order);
+	pp_free(ctx, y.slots);
+	pp_free(ctx, y.slot_of);
+	pp_free(ctx, y.interest);
+	return err;
+}
+
+static int collect(struct wl *w, const struct pp_regex *re, uint32_t seq)
 {
 	struct pp_asm *a = w->a;
-	uint32_t seq = 0;
 	int err;
 
 	for (size_t ri = 0; ri < a->nroutines; ri++) {
@@ -236,7 +592,7 @@ static int put_text(const struct sink *k, const char *s, size_t len)
 	if (k->json)
 		pp_report_put_json_string(k->out, tmp);
 	else
-		pp_report__put_xml(k->out, tmp);
+		pp_report__put_html_n(k->out, tmp, len);
 	pp_free(k->ctx, tmp);
 	return 0;
 }
@@ -280,6 +636,18 @@ static const char *base_name(const char *path)
 	const char *s = strrchr(path, '/');
 
 	return s ? s + 1 : path;
+}
+
+static void put_html(FILE *out, const char *s)
+{
+	pp_report__put_html_n(out, s, strlen(s));
+}
+
+/* Go's unicode.IsSpace over ASCII, as strings.TrimSpace trims. */
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+	       c == '\r';
 }
 
 static void value_or_dot(const struct pp_report *r, int64_t v, char *buf,
@@ -373,7 +741,8 @@ static int print_insn(struct wl *w, const struct sink *k, const struct rec *x,
 		pp_report_put_json_string(out, pp_asm_str(a, in->text));
 		fputs(",\"file_line\":", out);
 	} else if (new_block) {
-		fprintf(out, " %8s %28s\n", "", "\xe2\x8b\xae");
+		/* pprof's %28s pads "⋮" as one character, not three bytes */
+		fprintf(out, " %8s %27s\xe2\x8b\xae\n", "", "");
 	}
 	{
 		char fl[512] = "";
@@ -412,12 +781,11 @@ static int print_insn(struct wl *w, const struct sink *k, const struct rec *x,
 			if ((err = source_line(w, c->file, c->line, &text, &len,
 			                       &ok)) < 0)
 				return err;
-			while (len && (*text == ' ' || *text == '\t')) {
+			while (len && is_space(*text)) {
 				text++;
 				len--;
 			}
-			while (len &&
-			       (text[len - 1] == ' ' || text[len - 1] == '\t'))
+			while (len && is_space(text[len - 1]))
 				len--;
 			if (!(pad = padded(w->r->ctx, indent + 4 + 4 * (int)j,
 			                   text, len)))
@@ -441,8 +809,8 @@ static int print_insn(struct wl *w, const struct sink *k, const struct rec *x,
 					return err;
 				}
 				fputs("</span> <span class=unimportant>", out);
-				pp_report__put_xml(
-				        out, base_name(pp_asm_str(a, c->file)));
+				put_html(out,
+				         base_name(pp_asm_str(a, c->file)));
 				fprintf(out, ":%lld</span>\n",
 				        (long long)c->line);
 			}
@@ -460,7 +828,7 @@ static int print_insn(struct wl *w, const struct sink *k, const struct rec *x,
 		}
 		if (k->json) {
 			fputs("]}", out);
-		} else {
+		} else if (!in->synthetic) {
 			fprintf(out, " %8s %10s %10s %8llx: ", "", fs, cs,
 			        (unsigned long long)in->addr);
 			if ((err = put_text(k, pad, strlen(pad))) < 0) {
@@ -468,7 +836,7 @@ static int print_insn(struct wl *w, const struct sink *k, const struct rec *x,
 				return err;
 			}
 			fputs(" <span class=unimportant>", out);
-			pp_report__put_xml(out, fl);
+			put_html(out, fl);
 			fputs("</span>\n", out);
 		}
 		pp_free(w->r->ctx, pad);
@@ -505,9 +873,9 @@ static int print_function(struct wl *w, const struct sink *k,
 		fputs(",\"lines\":[", out);
 	} else {
 		fputs("<h2>", out);
-		pp_report__put_xml(out, pp_asm_str(a, fn->name));
+		put_html(out, pp_asm_str(a, fn->name));
 		fputs("</h2><p class=\"filename\">", out);
-		pp_report__put_xml(out, pp_asm_str(a, recs[0].file));
+		put_html(out, pp_asm_str(a, recs[0].file));
 		fputs("</p>\n<pre onClick=\"pprof_toggle_asm(event)\">\n", out);
 		fprintf(out, "  Total:  %10s %10s (flat, cum) %s", fs, cs, pct);
 	}
@@ -517,7 +885,8 @@ static int print_function(struct wl *w, const struct sink *k,
 		const char *text = NULL;
 		size_t len = 0, j;
 		int64_t flat = 0, cum = 0;
-		bool ok;
+		bool ok, nested = false;
+		const char *cls;
 		uint64_t last_end = 0;
 		struct rec cur = {0};
 
@@ -526,7 +895,12 @@ static int print_function(struct wl *w, const struct sink *k,
 		for (j = i; j < n && recs[j].line == l; j++) {
 			flat += a->insns[recs[j].insn].flat;
 			cum += a->insns[recs[j].insn].cum;
+			/* pprof shows a line's instructions when one of them
+			 * was disassembled or has inlined calls below it. */
+			nested = nested || recs[j].frame > 0 ||
+			         !a->insns[recs[j].insn].synthetic;
 		}
+		cls = j == i ? "nop" : nested ? "livesrc" : "deadsrc";
 		if ((err = source_line(w, recs[0].file, l, &text, &len, &ok)) <
 		    0)
 			return err;
@@ -550,18 +924,20 @@ static int print_function(struct wl *w, const struct sink *k,
 			if ((err = put_text(k, text, len)) < 0)
 				return err;
 			fprintf(out, ",\"class\":\"%s\",\"instructions\":[",
-			        j == i ? "nop" : "livesrc");
+			        cls);
 		} else {
 			fprintf(out, "\n<span class=line> %6lld</span> ",
 			        (long long)l);
-			fprintf(out, "<span class=%s>  %10s %10s %8s  ",
-			        j == i ? "nop" : "livesrc", fs, cs, "");
+			fprintf(out, "<span class=%s>  %10s %10s %8s  ", cls,
+			        fs, cs, "");
 			if ((err = put_text(k, text, len)) < 0)
 				return err;
 			fputs(" </span>", out);
-			if (j > i)
+			if (nested)
 				fputs("<span class=asm>", out);
 		}
+		if (!nested)
+			j = i;
 		cur.seq = UINT32_MAX;
 		for (size_t q = i; q < j; q++) {
 			const struct pp_asm_insn *in = &a->insns[recs[q].insn];
@@ -575,7 +951,7 @@ static int print_function(struct wl *w, const struct sink *k,
 		}
 		if (k->json)
 			fputs("]}", out);
-		else if (j > i)
+		else if (nested)
 			fputs("</span>", out);
 	}
 	fputs(k->json ? "]}" : "\n</pre>\n", out);
@@ -626,10 +1002,15 @@ static void wl_release(struct wl *w)
 	pp_report__asm_free(w->a);
 }
 
+/* The records of symbol's listing: with synthetic, also of the locations
+ * whose binary was not read, from their own lines (the page; the web UI
+ * answers with list's text there instead). */
 static int build(struct pp_report *r, const char *symbol, int max_funcs,
-                 struct wl *w)
+                 bool synthetic, struct wl *w)
 {
 	struct pp_regex *re = NULL;
+	uint32_t seq = 0;
+	bool any = false;
 	int err;
 
 	memset(w, 0, sizeof(*w));
@@ -639,37 +1020,94 @@ static int build(struct pp_report *r, const char *symbol, int max_funcs,
 	if ((err = pp_regex_compile(r->ctx, "parsing argument regexp", symbol,
 	                            &re)) < 0)
 		return err;
-	err = collect(w, re);
+	if (synthetic &&
+	    (err = collect_synthetic(w, re, symbol, &seq, &any)) < 0)
+		goto done;
+	if (w->a->nroutines == 0 && (!any || w->nrecs == 0)) {
+		err = pp_error(r->ctx, PP_ENOTFOUND,
+		               "no matches found for regexp: %s", symbol);
+		goto done;
+	}
+	err = collect(w, re, seq);
+done:
 	pp_regex_free(re);
 	return err;
 }
 
-static const char *const page_head[] = {
-        "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n",
+/* pprof's standalone weblist page (its source.html, weblistcss and
+ * weblistjs templates), byte for byte. */
+static const char *const page_style[] = {
         "<style type=\"text/css\">\n",
-        "body { font-family: sans-serif; }\n",
-        "h1 { font-size: 1.5em; }\n",
-        ".legend { font-size: 1.25em; }\n",
-        ".line, .nop, .unimportant { color: #aaaaaa; }\n",
-        ".inlinesrc { color: #000066; }\n",
-        ".livesrc { cursor: pointer; }\n",
-        ".livesrc:hover { background-color: #eeeeee; }\n",
-        ".asm { color: #008800; display: none; }\n",
+        "body #content{\n",
+        "font-family: sans-serif;\n",
+        "}\n",
+        "h1 {\n",
+        "  font-size: 1.5em;\n",
+        "}\n",
+        ".legend {\n",
+        "  font-size: 1.25em;\n",
+        "}\n",
+        ".line, .nop, .unimportant {\n",
+        "  color: #aaaaaa;\n",
+        "}\n",
+        ".inlinesrc {\n",
+        "  color: #000066;\n",
+        "}\n",
+        ".livesrc {\n",
+        "cursor: pointer;\n",
+        "}\n",
+        ".livesrc:hover {\n",
+        "background-color: #eeeeee;\n",
+        "}\n",
+        ".asm {\n",
+        "color: #008800;\n",
+        "display: none;\n",
+        "}\n",
         "</style>\n",
-        "<script type=\"text/javascript\">\n",
+        "  <script type=\"text/javascript\">\n",
         "function pprof_toggle_asm(e) {\n",
-        "  var target = e && e.target;\n",
-        "  var asm = target && target.nextSibling;\n",
-        "  if (asm && asm.className == \"asm\") {\n",
-        "    asm.style.display = (asm.style.display == \"block\" ? \"\" : "
+        "  var target;\n",
+        "  if (!e) e = window.event;\n",
+        "  if (e.target) target = e.target;\n",
+        "  else if (e.srcElement) target = e.srcElement;\n",
+        "\n",
+        "  if (target) {\n",
+        "    var asm = target.nextSibling;\n",
+        "    if (asm && asm.className == \"asm\") {\n",
+        "      asm.style.display = (asm.style.display == \"block\" ? \"\" : "
         "\"block\");\n",
-        "    e.preventDefault();\n",
-        "    return false;\n",
+        "      e.preventDefault();\n",
+        "      return false;\n",
+        "    }\n",
         "  }\n",
         "}\n",
         "</script>\n",
+        "</head>\n",
+        "<body>\n",
+        "\n",
         NULL,
 };
+
+/* The rest of the legend line that starts with key, or "unknown"; as
+ * pprof's page title. */
+static void put_legend_value(FILE *out, const char *labels, const char *key)
+{
+	size_t k = strlen(key);
+
+	for (const char *s = labels; s && *s;) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+
+		if (len >= k && strncmp(s, key, k) == 0) {
+			pp_report__put_html_n(out, s + k, len - k);
+			return;
+		}
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	fputs("unknown", out);
+}
 
 int pp_report_weblist(struct pp_report *r, const char *symbol, FILE *out)
 {
@@ -680,7 +1118,7 @@ int pp_report_weblist(struct pp_report *r, const char *symbol, FILE *out)
 	FILE *mem;
 	int err;
 
-	if ((err = build(r, symbol, -1, &w)) < 0)
+	if ((err = build(r, symbol, -1, true, &w)) < 0)
 		goto done;
 	if (!(mem = open_memstream(&labels, &nlabels))) {
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
@@ -688,12 +1126,15 @@ int pp_report_weblist(struct pp_report *r, const char *symbol, FILE *out)
 	}
 	pp_report__print_profile_labels(r, mem);
 	fclose(mem);
-	pp_report__put_lines(out, page_head);
-	fputs("<title>", out);
-	pp_report__put_xml(out, symbol);
-	fputs(" - pprof-c weblist</title>\n</head>\n<body>\n<div "
-	      "class=\"legend\">",
+	fputs("<!DOCTYPE html>\n<html>\n<head>\n  <meta charset=\"utf-8\">\n"
+	      "  <title>",
 	      out);
+	put_legend_value(out, labels, "File: ");
+	fputc(' ', out);
+	put_legend_value(out, labels, "Type: ");
+	fputs("</title>\n  \n  ", out);
+	pp_report__put_lines(out, page_style);
+	fputs("<div class=\"legend\">", out);
 	for (char *s = labels, *nl; s && *s; s = nl + 1) {
 		nl = strchr(s, '\n');
 		if (!nl)
@@ -701,12 +1142,14 @@ int pp_report_weblist(struct pp_report *r, const char *symbol, FILE *out)
 		*nl = '\0';
 		if (s != labels)
 			fputs("<br>\n", out);
-		pp_report__put_xml(out, s);
+		pp_report__put_html_n(out, s, strlen(s));
 	}
 	pp_report__format(r, r->total, tot, sizeof(tot));
-	fprintf(out, "<br>Total: %s</div>", tot);
+	fputs("<br>Total: ", out);
+	pp_report__put_html_n(out, tot, strlen(tot));
+	fputs("</div>", out);
 	err = print_files(&w, &k);
-	fputs("</body>\n</html>\n", out);
+	fputs("\n</body>\n</html>\n", out);
 done:
 	free(labels);
 	wl_release(&w);
@@ -721,7 +1164,7 @@ int pp_report_weblist_json(struct pp_report *r, const char *symbol,
 	char tot[64];
 	int err;
 
-	if ((err = build(r, symbol, max_funcs, &w)) < 0)
+	if ((err = build(r, symbol, max_funcs, false, &w)) < 0)
 		goto done;
 	pp_report__format(r, r->total, tot, sizeof(tot));
 	fputs("{\"total\":", out);
