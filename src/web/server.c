@@ -14,12 +14,14 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "assets.h"
@@ -46,6 +48,11 @@ struct server {
 	char host[256]; /* as given (or "localhost"), for the Host check */
 	unsigned port;
 	char *settings; /* pprof's settings.json, or NULL */
+	/* Requests being answered, and when the last one ended (ms,
+	 * CLOCK_MONOTONIC): the whole flame tree waits for a quiet moment
+	 * after the first page's requests. */
+	atomic_uint busy;
+	atomic_llong last_ms;
 };
 
 /* Split "[HOST]:PORT" ("[::1]:8080", "host:80", ":0"); an empty host is
@@ -403,7 +410,7 @@ static enum MHD_Result answer_configs(struct server *s,
 	return send_text(conn, 200, "ok\n");
 }
 
-static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
+static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
                               const char *url, const char *method,
                               const char *version, const char *upload,
                               size_t *upload_size, void **state)
@@ -466,6 +473,31 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	return send_text(conn, 404, "not found\n");
 }
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Every request, counted for wait_first_page. */
+static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
+                              const char *url, const char *method,
+                              const char *version, const char *upload,
+                              size_t *upload_size, void **state)
+{
+	struct server *s = cls;
+	enum MHD_Result ret;
+
+	atomic_fetch_add(&s->busy, 1);
+	ret = answer(cls, conn, url, method, version, upload, upload_size,
+	             state);
+	atomic_store(&s->last_ms, now_ms());
+	atomic_fetch_sub(&s->busy, 1);
+	return ret;
+}
+
 /* $BROWSER or xdg-open on url, as pprof opens one; a failure is only a
  * message (the URL is printed anyway). */
 static pid_t open_browser(const char *url, FILE *status)
@@ -490,14 +522,17 @@ static pid_t open_browser(const char *url, FILE *status)
 	return pid;
 }
 
-/* How long the whole tree waits for the first page to get its data. */
+/* How long the whole tree waits for the first page to get its data, and
+ * how long no request must have been answered before it starts. */
 #define FIRST_PAGE_WAIT_MS 10000
+#define QUIET_MS 300
 
 /*
  * Wait until the first flame graph has been answered (from the top of the
- * tree, pp_web_views_warm) or FIRST_PAGE_WAIT_MS passed: the whole tree,
- * built under the lock, would hold that request back. true when a stop
- * signal came instead.
+ * tree, pp_web_views_warm) and the page's other requests too (its saved
+ * configurations), or FIRST_PAGE_WAIT_MS passed: the whole tree, built
+ * under the lock, would hold them back. true when a stop signal came
+ * instead.
  */
 static bool wait_first_page(struct server *s, const sigset_t *stop)
 {
@@ -511,7 +546,8 @@ static bool wait_first_page(struct server *s, const sigset_t *stop)
 		pthread_mutex_lock(&s->lock);
 		served = pp_web_views_flame_served(s->views);
 		pthread_mutex_unlock(&s->lock);
-		if (served)
+		if (served && atomic_load(&s->busy) == 0 &&
+		    now_ms() - atomic_load(&s->last_ms) >= QUIET_MS)
 			break;
 	}
 	return false;
@@ -529,6 +565,8 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	pid_t browser = -1;
 
 	memset(&s, 0, sizeof(s));
+	atomic_init(&s.busy, 0);
+	atomic_init(&s.last_ms, 0);
 	pthread_mutex_init(&s.lock, NULL);
 	if ((err = split_hostport(ctx, cfg->http, s.host, sizeof(s.host), port,
 	                          sizeof(port), &empty)) < 0 ||
