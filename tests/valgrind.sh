@@ -18,9 +18,13 @@ bin="$PWD/$bdir/pprof-c"
 [ -x "$bin" ] || { echo "valgrind: no $bin (build first)"; exit 1; }
 command -v valgrind >/dev/null || { echo "valgrind: not installed"; exit 1; }
 wrap=$(mktemp -d)
-# Readable by all: tests/cli/output.sh runs the wrapper as another user.
+# Readable by all: tests/cli/output.sh runs the wrapper as another user,
+# so the wrapper runs a copy of the binary kept here, out of a build tree
+# that user may not reach (a clone in root's home).
 chmod 755 "$wrap"
 trap 'rm -rf "$wrap"' EXIT
+cp "$bin" "$wrap/pprof-c.bin" || exit 1
+bin="$wrap/pprof-c.bin"
 # The wrapper keeps pprof-c's own exit status but turns any memcheck
 # finding into status 99, which no test expects.
 cat >"$wrap/pprof-c" <<EOW
