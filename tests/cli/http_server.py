@@ -13,6 +13,7 @@ answers over HTTPS) and serves until killed (or for at most five minutes):
     /500-empty    500 with no body
     /ctl          500 whose body holds terminal escape sequences
     /slow         200, two bytes of gzip, then nothing for a minute
+    /longdelay    PROFILE after thirty seconds
     /delay        PROFILE after four seconds (each arrival's time in ms
                   appended to the file $DELAY_LOG when it is set)
     /garbage      200 "this is not a profile"
@@ -89,6 +90,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(b"\x1f\x8b")
             self.wfile.flush()
             time.sleep(60)
+        elif path == "/longdelay":
+            # Long enough that waiting for it cannot pass for failing fast,
+            # however slow the client (valgrind on a loaded machine).
+            time.sleep(30)
+            self.answer(200, PROFILE)
         elif path == "/delay":
             # When each request came (DELAY_LOG): whether several were
             # fetched at once shows there, whatever the client's speed.

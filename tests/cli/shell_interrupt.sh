@@ -29,14 +29,22 @@ wait_for() {
 # start [PROFILE]: a shell session on PROFILE ($P) in a fresh tmux
 # server; its exit status is written to $TMP/status when it ends.
 start() {
+	# The old server gone before a new one takes the socket: on a loaded
+	# machine a server started while the last one still exits can die.
 	T kill-server 2>/dev/null
-	rm -f "$TMP/status"
+	for _ in $(seq 50); do
+		T has-session 2>/dev/null || break
+		sleep 0.1
+	done
+	rm -f "$sock" "$TMP/status"
 	cat >"$TMP/run.sh" <<EOS
 cd "$TMP" && env HOME="$TMP" TERM=xterm PPROF_C_HISTORY="$TMP/history" "$PPROF_C" "${1:-$P}"
 echo \$? >"$TMP/status"
 sleep 60
 EOS
-	T -f /dev/null new-session -d -s t -x 150 -y 50 "bash $TMP/run.sh" || { bad "tmux"; finish; }
+	T -f /dev/null new-session -d -s t -x 150 -y 50 "bash $TMP/run.sh" ||
+		{ sleep 1 && T -f /dev/null new-session -d -s t -x 150 -y 50 "bash $TMP/run.sh"; } ||
+		{ bad "tmux"; finish; }
 	wait_for '^\(pprof\) ?$' || bad "no prompt: $(screen | tail -3)"
 }
 # exit_status WANT WHAT: the session ended with status WANT.
