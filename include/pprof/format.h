@@ -17,9 +17,21 @@
 double pp_scale(int64_t value, const char *from_unit, const char *to_unit,
                 const char **unit_out);
 
+/* The same for units given with their lengths: a profile's unit may hold
+ * NUL bytes, and an unknown one is printed whole, as pprof prints it
+ * (*unit_out is then to_unit; *unit_len counts its bytes). */
+double pp_scale_n(int64_t value, const char *from_unit, size_t from_len,
+                  const char *to_unit, size_t to_len, const char **unit_out,
+                  size_t *unit_len);
+
 /* The printed form of value in to_unit, e.g. "1.50s", "512kB", "42". */
 void pp_scaled_label(int64_t value, const char *from_unit, const char *to_unit,
                      char *buf, size_t size);
+/* The same with the units' lengths; returns the label's length, which
+ * counts any NUL bytes of the unit (cut to fit size, NUL-terminated). */
+size_t pp_scaled_label_n(int64_t value, const char *from_unit, size_t from_len,
+                         const char *to_unit, size_t to_len, char *buf,
+                         size_t size);
 
 /* value/total as pprof prints it: "  100%", "12.34%", " 0.05%". */
 void pp_percentage(int64_t value, int64_t total, char *buf, size_t size);

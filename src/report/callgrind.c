@@ -220,8 +220,11 @@ static int index_edges(struct cg *c)
 static int64_t scaled(const struct pp_report *r, int64_t v)
 {
 	const char *unit;
+	size_t n;
 
-	return pp_go_int64(pp_scale(v, r->sample_unit, r->output_unit, &unit));
+	return pp_go_int64(pp_scale_n(v, r->sample_unit, r->sample_unit_len,
+	                              r->output_unit, r->output_unit_len, &unit,
+	                              &n));
 }
 
 static int print_node(struct cg *c, uint32_t n, const struct pp_node *prev,
@@ -349,7 +352,9 @@ int pp_report_callgrind(struct pp_report *r, FILE *out)
 	/* The type whole, NUL bytes and all, as pprof prints it. */
 	pp_report__put_str(r->prof, r->prof->sample_types[r->sample_index].type,
 	                   out);
-	fprintf(out, "(%s)\n", r->output_unit);
+	fputc('(', out);
+	fwrite(r->output_unit, 1, r->output_unit_len, out);
+	fputs(")\n", out);
 	for (uint32_t i = 0; i < r->view.norder && err >= 0; i++)
 		err = print_node(
 		        &c, r->view.order[i],

@@ -13,13 +13,23 @@
 #include "pprof/format.h"
 #include "report/asm.h"
 
-static void value_or_dot(const struct pp_report *r, int64_t v, char *buf,
-                         size_t size)
+static size_t value_or_dot(const struct pp_report *r, int64_t v, char *buf,
+                           size_t size)
 {
-	if (v == 0)
-		snprintf(buf, size, ".");
-	else
-		pp_report__format(r, v, buf, size);
+	if (v != 0)
+		return pp_report__format(r, v, buf, size);
+	snprintf(buf, size, ".");
+	return 1;
+}
+
+/* "%10s %10s " of the two values, whose unit may hold NUL bytes. */
+static void put_values(FILE *out, const char *fs, size_t fl, const char *cs,
+                       size_t cl)
+{
+	pp_report__put_padded(out, fs, fl, 10);
+	fputc(' ', out);
+	pp_report__put_padded(out, cs, cl, 10);
+	fputc(' ', out);
 }
 
 static const char *base_name(const char *path)
@@ -33,6 +43,7 @@ static void print_routine(const struct pp_report *r, const struct pp_asm *a,
                           const struct pp_asm_routine *rt, FILE *out)
 {
 	char fs[64], cs[64], pct[32];
+	size_t fl, cl;
 	pp_str function = PP_NONE, file = PP_NONE;
 	int64_t line = -1;
 
@@ -45,17 +56,18 @@ static void print_routine(const struct pp_report *r, const struct pp_asm *a,
 		if (!nl)
 			break;
 	}
-	pp_report__format(r, rt->flat, fs, sizeof(fs));
-	pp_report__format(r, rt->cum, cs, sizeof(cs));
+	fl = pp_report__format(r, rt->flat, fs, sizeof(fs));
+	cl = pp_report__format(r, rt->cum, cs, sizeof(cs));
 	pp_percentage(rt->cum, r->total, pct, sizeof(pct));
-	fprintf(out, "%10s %10s (flat, cum) %s of Total\n", fs, cs, pct);
+	put_values(out, fs, fl, cs, cl);
+	fprintf(out, "(flat, cum) %s of Total\n", pct);
 	for (uint32_t i = 0; i < rt->ninsns; i++) {
 		const struct pp_asm_insn *in = &a->insns[rt->insn_first + i];
 		const char *text = pp_asm_str(a, in->text);
 		char loc[1024] = "";
 
-		value_or_dot(r, in->flat, fs, sizeof(fs));
-		value_or_dot(r, in->cum, cs, sizeof(cs));
+		fl = value_or_dot(r, in->flat, fs, sizeof(fs));
+		cl = value_or_dot(r, in->cum, cs, sizeof(cs));
 		if (in->nframes > 0) {
 			const struct pp_asm_frame *f =
 			        &a->frames[in->frame_first];
@@ -84,15 +96,15 @@ static void print_routine(const struct pp_report *r, const struct pp_asm *a,
 				}
 			}
 		}
-		if (!loc[0])
-			fprintf(out, "%10s %10s %10llx: %s\n", fs, cs,
-			        (unsigned long long)in->addr, text);
-		else if (strlen(text) < 40)
-			fprintf(out, "%10s %10s %10llx: %-40s;%s\n", fs, cs,
+		if (loc[0] && strlen(text) >= 40)
+			fprintf(out, "%74s;%s\n", "", loc);
+		put_values(out, fs, fl, cs, cl);
+		if (loc[0] && strlen(text) < 40)
+			fprintf(out, "%10llx: %-40s;%s\n",
 			        (unsigned long long)in->addr, text, loc);
 		else
-			fprintf(out, "%74s;%s\n%10s %10s %10llx: %s\n", "", loc,
-			        fs, cs, (unsigned long long)in->addr, text);
+			fprintf(out, "%10llx: %s\n",
+			        (unsigned long long)in->addr, text);
 	}
 }
 
@@ -110,8 +122,9 @@ int pp_report_disasm_max(struct pp_report *r, const char *symbol, int max_funcs,
 
 	if ((err = pp_report__asm(r, symbol, max_funcs, false, &a)) < 0)
 		return err;
-	pp_report__format(r, r->total, tot, sizeof(tot));
-	fprintf(out, "Total: %s\n", tot);
+	fputs("Total: ", out);
+	fwrite(tot, 1, pp_report__format(r, r->total, tot, sizeof(tot)), out);
+	fputc('\n', out);
 	for (size_t i = 0; i < a->nroutines; i++)
 		print_routine(r, a, &a->routines[i], out);
 	pp_report__asm_free(a);

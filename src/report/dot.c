@@ -233,6 +233,21 @@ static void dot_color(double score, bool background, char *buf, size_t size)
 	         (unsigned)(uint8_t)(b * 255.0));
 }
 
+/* The edge from node `from` to its tag node `to`_i, labelled with a value
+ * of wl bytes (escaped: a profile's unit may hold any byte). */
+static void put_tag_edge(FILE *out, const char *from, const char *to,
+                         uint32_t i, const char *ws, size_t wl,
+                         const char *attr)
+{
+	fprintf(out, "%s -> %s_%u [label=\" ", from, to, i);
+	pp_report__put_dot(out, ws, wl);
+	fputs("\" weight=100 tooltip=\"", out);
+	pp_report__put_dot(out, ws, wl);
+	fputs("\" labeltooltip=\"", out);
+	pp_report__put_dot(out, ws, wl);
+	fprintf(out, "\"%s]\n", attr);
+}
+
 static void put_pct(FILE *out, int64_t v, int64_t total)
 {
 	char pct[32];
@@ -269,6 +284,7 @@ static int put_legend(struct pp_report *r, FILE *out)
 	const char *title = title_of(r, &title_len);
 	int64_t flat_sum = 0;
 	char a[64], b[64];
+	size_t al, bl;
 	bool first = true;
 
 	mem = open_memstream(&text, &len);
@@ -277,34 +293,42 @@ static int put_legend(struct pp_report *r, FILE *out)
 	pp_report__print_profile_labels(r, mem);
 	for (uint32_t i = 0; i < r->view.norder; i++)
 		flat_sum += pp_node_flat(&g->nodes[r->view.order[i]]);
-	pp_report__format(r, flat_sum, a, sizeof(a));
-	pp_report__format(r, r->total, b, sizeof(b));
+	al = pp_report__format(r, flat_sum, a, sizeof(a));
+	bl = pp_report__format(r, r->total, b, sizeof(b));
 	pp_report__print_active_filters(r, mem);
-	fprintf(mem, "Showing nodes accounting for %s, ", a);
+	fputs("Showing nodes accounting for ", mem);
+	fwrite(a, 1, al, mem);
+	fputs(", ", mem);
 	put_pct(mem, flat_sum, r->total);
-	fprintf(mem, " of %s total\n", b);
+	fputs(" of ", mem);
+	fwrite(b, 1, bl, mem);
+	fputs(" total\n", mem);
 	if (r->total != 0) {
 		if (r->view.dropped_nodes > 0) {
-			pp_report__format(
+			al = pp_report__format(
 			        r,
 			        pp_go_abs64(pp_go_int64(
 			                (double)r->total *
 			                pp_report__nodefraction(&r->opts))),
 			        a, sizeof(a));
-			fprintf(mem, "Dropped %u node%s (cum <= %s)\n",
+			fprintf(mem, "Dropped %u node%s (cum <= ",
 			        r->view.dropped_nodes,
-			        r->view.dropped_nodes > 1 ? "s" : "", a);
+			        r->view.dropped_nodes > 1 ? "s" : "");
+			fwrite(a, 1, al, mem);
+			fputs(")\n", mem);
 		}
 		if (r->view.dropped_edges > 0) {
-			pp_report__format(
+			al = pp_report__format(
 			        r,
 			        pp_go_abs64(pp_go_int64(
 			                (double)r->total *
 			                pp_report__edgefraction(&r->opts))),
 			        a, sizeof(a));
-			fprintf(mem, "Dropped %u edge%s (freq <= %s)\n",
+			fprintf(mem, "Dropped %u edge%s (freq <= ",
 			        r->view.dropped_edges,
-			        r->view.dropped_edges > 1 ? "s" : "", a);
+			        r->view.dropped_edges > 1 ? "s" : "");
+			fwrite(a, 1, al, mem);
+			fputs(")\n", mem);
 		}
 		if (r->view.norder > 0 && r->view.norder < r->view.orig_count)
 			fprintf(mem, "Showing top %u nodes out of %u\n",
@@ -350,24 +374,29 @@ static void put_node(struct pp_report *r, struct shortener *sh, uint32_t n,
 	const struct pp_node *node = &r->graph->nodes[n];
 	int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
 	char fs[64], cs[64], color[16], fill[16];
+	size_t fl, cl;
 	int font = 8;
 	double score = (double)cum / (double)pp_go_abs64(r->total);
 
-	pp_report__format(r, flat, fs, sizeof(fs));
+	fl = pp_report__format(r, flat, fs, sizeof(fs));
 	memcpy(cs, fs, sizeof(cs));
+	cl = fl;
 	fprintf(out, "N%u [label=\"", id);
 	put_multiline_name(r, sh, node, out);
 	if (flat != 0) {
-		fprintf(out, "%s (", fs);
+		pp_report__put_dot(out, fs, fl);
+		fputs(" (", out);
 		put_pct(out, flat, r->total);
 		fputc(')', out);
 	} else {
 		fputc('0', out);
 	}
 	if (cum != flat) {
-		pp_report__format(r, cum, cs, sizeof(cs));
+		cl = pp_report__format(r, cum, cs, sizeof(cs));
 		fputs(flat != 0 ? "\\n" : " ", out);
-		fprintf(out, "of %s (", cs);
+		fputs("of ", out);
+		pp_report__put_dot(out, cs, cl);
+		fputs(" (", out);
 		put_pct(out, cum, r->total);
 		fputc(')', out);
 	}
@@ -380,8 +409,9 @@ static void put_node(struct pp_report *r, struct shortener *sh, uint32_t n,
 	        font);
 	pp_report__put_dot(out, pp_report__node_name(r, n),
 	                   pp_report__node_len(r, n));
-	fprintf(out, " (%s)\" color=\"%s\" fillcolor=\"%s\"]\n", cs, color,
-	        fill);
+	fputs(" (", out);
+	pp_report__put_dot(out, cs, cl);
+	fprintf(out, ")\" color=\"%s\" fillcolor=\"%s\"]\n", color, fill);
 }
 
 static int64_t tag_flat(const struct pp_graph_tag *t)
@@ -551,6 +581,7 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 		int64_t w = gr[g].sort_cum;
 		const char *attr = " style=\"dotted\"";
 		char ws[64];
+		size_t wl;
 
 		if (flat_tags || gr[g].sort_flat == gr[g].sort_cum) {
 			w = gr[g].sort_flat;
@@ -558,17 +589,21 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 		}
 		if (w == 0)
 			continue;
-		pp_report__format(r, w, ws, sizeof(ws));
+		wl = pp_report__format(r, w, ws, sizeof(ws));
 		fprintf(out, "N%s_%u [label = \"", source, g);
 		put_label(out, gr[g].name);
 		fprintf(out,
 		        "\" id=\"N%s_%u\" fontsize=8 shape=box3d "
-		        "tooltip=\"%s\"]\n",
-		        source, g, ws);
-		fprintf(out,
-		        "%s -> N%s_%u [label=\" %s\" weight=100 tooltip=\"%s\" "
-		        "labeltooltip=\"%s\"%s]\n",
-		        source, source, g, ws, ws, ws, attr);
+		        "tooltip=\"",
+		        source, g);
+		pp_report__put_dot(out, ws, wl);
+		fputs("\"]\n", out);
+		{
+			char to[40];
+
+			snprintf(to, sizeof(to), "N%s", source);
+			put_tag_edge(out, source, to, g, ws, wl, attr);
+		}
 		any = true;
 	}
 	return any;
@@ -599,22 +634,24 @@ static int put_nodelets(struct pp_report *r, uint32_t n, uint32_t id,
 		for (uint32_t i = 0; i < nlabel; i++) {
 			const struct pp_graph_tag *t = &vt->tags[best[i]];
 			int64_t w = flat_tags ? tag_flat(t) : tag_cum(t);
-			char ws[64];
+			char ws[64], from[32], to[32];
+			size_t wl;
 
 			if (w == 0)
 				continue;
-			pp_report__format(r, w, ws, sizeof(ws));
+			wl = pp_report__format(r, w, ws, sizeof(ws));
 			fprintf(out, "N%u_%u [label = \"", id, i);
 			put_label_n(out, pp_strtab_get(vt->strings, t->label),
 			            pp_strtab_len(vt->strings, t->label));
 			fprintf(out,
 			        "\" id=\"N%u_%u\" fontsize=8 shape=box3d "
-			        "tooltip=\"%s\"]\n",
-			        id, i, ws);
-			fprintf(out,
-			        "N%u -> N%u_%u [label=\" %s\" weight=100 "
-			        "tooltip=\"%s\" labeltooltip=\"%s\"]\n",
-			        id, id, i, ws, ws, ws);
+			        "tooltip=\"",
+			        id, i);
+			pp_report__put_dot(out, ws, wl);
+			fputs("\"]\n", out);
+			snprintf(from, sizeof(from), "N%u", id);
+			snprintf(to, sizeof(to), "N%u", id);
+			put_tag_edge(out, from, to, i, ws, wl, "");
 			*any = true;
 			snprintf(source, sizeof(source), "N%u_%u", id, i);
 			if (put_numeric(r, n, t->label, flat_tags, source, v,
@@ -636,11 +673,13 @@ static void put_edge(struct pp_report *r, uint32_t e, const uint32_t *id,
 	int64_t w = edge->weight_div ? edge->weight / edge->weight_div
 	                             : edge->weight;
 	char ws[64], color[16];
+	size_t wl;
 	const char *arrow = edge->residual ? "..." : "->";
 
-	pp_report__format(r, w, ws, sizeof(ws));
-	fprintf(out, "N%u -> N%u [label=\" %s%s\"", id[edge->src],
-	        id[edge->dst], ws, edge->is_inline ? "\\n (inline)" : "");
+	wl = pp_report__format(r, w, ws, sizeof(ws));
+	fprintf(out, "N%u -> N%u [label=\" ", id[edge->src], id[edge->dst]);
+	pp_report__put_dot(out, ws, wl);
+	fprintf(out, "%s\"", edge->is_inline ? "\\n (inline)" : "");
 	if (r->total != 0) {
 		/* In double: w * 100 overflows int64 for hostile values. */
 		double share = fabs((double)w / (double)r->total);
@@ -667,7 +706,9 @@ static void put_edge(struct pp_report *r, uint32_t e, const uint32_t *id,
 		fprintf(out, " %s ", arrow);
 		pp_report__put_dot(out, pp_report__node_name(r, edge->dst),
 		                   pp_report__node_len(r, edge->dst));
-		fprintf(out, " (%s)\"", ws);
+		fputs(" (", out);
+		pp_report__put_dot(out, ws, wl);
+		fputs(")\"", out);
 	}
 	if (edge->residual)
 		fputs(" style=\"dotted\"", out);

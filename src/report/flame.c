@@ -257,16 +257,23 @@ static bool wants_white_text(const int rgb[3])
 	return 1.05 / (l + 0.05) > (l + 0.05) / 0.05;
 }
 
+/* v in the flame graph's unit; the profile's unit is compared whole. */
+static size_t label(const struct flame *f, int64_t v, char *buf, size_t size)
+{
+	return pp_scaled_label_n(v, f->r->sample_unit, f->r->sample_unit_len,
+	                         f->unit, strlen(f->unit), buf, size);
+}
+
 static void put_value(const struct flame *f, int64_t v)
 {
 	char buf[64], pct[32];
 	const char *p = pct;
 
-	pp_scaled_label(v, f->r->sample_unit, f->unit, buf, sizeof(buf));
+	pp_report__put_xml_n(f->out, buf, label(f, v, buf, sizeof(buf)));
 	pp_percentage(v, f->root, pct, sizeof(pct));
 	while (*p == ' ')
 		p++;
-	fprintf(f->out, "%s, %s", buf, p);
+	fprintf(f->out, ", %s", p);
 }
 
 static double frame_y(const struct flame *f, uint32_t depth)
@@ -294,10 +301,11 @@ static void emit(const struct flame *f, const struct pp_tree_node *n,
 	put_value(f, value);
 	if (f->diff && !merged) {
 		char d[64];
+		size_t dl = label(f, pp_go_abs64(n->total), d, sizeof(d));
 
-		pp_scaled_label(pp_go_abs64(n->total), f->r->sample_unit,
-		                f->unit, d, sizeof(d));
-		fprintf(f->out, "; %s%s vs base", n->total < 0 ? "-" : "+", d);
+		fprintf(f->out, "; %s", n->total < 0 ? "-" : "+");
+		pp_report__put_xml_n(f->out, d, dl);
+		fputs(" vs base", f->out);
 	}
 	fprintf(f->out,
 	        ")</title><rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" "
@@ -329,7 +337,8 @@ static void header(const struct flame *f)
 		snprintf(width, sizeof(width), "%.0f", f->width);
 	else
 		snprintf(width, sizeof(width), "100%%");
-	pp_scaled_label(f->root, r->sample_unit, f->unit, total, sizeof(total));
+	size_t total_len = label(f, f->root, total, sizeof(total));
+
 	fprintf(f->out,
 	        "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 	        "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
@@ -365,7 +374,8 @@ static void header(const struct flame *f)
 	}
 	fputs("Type: ", f->out);
 	pp_report__put_xml(f->out, r->sample_type);
-	fprintf(f->out, " \xc2\xb7 Total: %s", total);
+	fputs(" \xc2\xb7 Total: ", f->out);
+	pp_report__put_xml_n(f->out, total, total_len);
 	if (f->diff)
 		fputs(" \xc2\xb7 red grew, blue shrank against the base",
 		      f->out);

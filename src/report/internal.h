@@ -14,9 +14,14 @@ struct pp_report {
 	struct pp_report_opts opts;
 	uint32_t sample_index;
 	const char *sample_type;
-	char *sample_unit;       /* lower-cased unit of the sample type */
-	const char *output_unit; /* unit chosen for printing */
-	double ratio;            /* 1 / divide_by */
+	/* The lower-cased unit of the sample type and the unit chosen for
+	 * printing, with their lengths: a profile's unit may hold NUL bytes,
+	 * and pprof prints an unknown one whole after each value. */
+	char *sample_unit;
+	size_t sample_unit_len;
+	const char *output_unit;
+	size_t output_unit_len;
+	double ratio; /* 1 / divide_by */
 	int64_t total;
 
 	/* The aggregate: the graph at the report's granularity. */
@@ -60,8 +65,19 @@ int pp_report__nodecount(const struct pp_report_opts *o, int dflt);
 double pp_report__divide_by(const struct pp_report_opts *o);
 
 int64_t pp_report__total(const struct pp_report *r);
-void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
-                       size_t size);
+/* v as the report prints it, into buf; returns its length, which counts
+ * the NUL bytes an unknown unit may hold (write it with that length). */
+size_t pp_report__format(const struct pp_report *r, int64_t v, char *buf,
+                         size_t size);
+/* The n bytes at s right-aligned in width columns, as Go's "%*s" pads:
+ * by runes (an invalid byte is one). */
+void pp_report__put_padded(FILE *out, const char *s, size_t n, int width);
+static inline void pp_report__set_output_unit(struct pp_report *r,
+                                              const char *u, size_t n)
+{
+	r->output_unit = u;
+	r->output_unit_len = n;
+}
 /* The trim options r's report options call for, pprof's defaults
  * resolved: every node in text, 80 in a picture, none cut without trim. */
 void pp_report__trim_opts(const struct pp_report *r, bool visual,

@@ -79,8 +79,8 @@ static void put_value(const struct pp_report *r, FILE *out, int64_t v)
 {
 	char buf[64];
 
-	pp_report__format(r, v, buf, sizeof(buf));
-	pp_report_put_json_string(out, buf);
+	pp_report_put_json_bytes(out, buf,
+	                         pp_report__format(r, v, buf, sizeof(buf)));
 }
 
 /* The header lines a text report prints above its table (all: after the
@@ -138,7 +138,8 @@ static void put_common(const struct pp_report *r, FILE *out)
 		        out, pp_profile_str(p, p->sample_types[i].type));
 	}
 	fputs("],\"unit\":", out);
-	pp_report_put_json_string(out, r->sample_unit ? r->sample_unit : "");
+	pp_report_put_json_bytes(out, r->sample_unit ? r->sample_unit : "",
+	                         r->sample_unit_len);
 	fprintf(out, ",\"total\":%lld,\"total_str\":", (long long)r->total);
 	put_value(r, out, r->total);
 }
@@ -207,8 +208,10 @@ static void put_flame_value(const struct pp_report *r, FILE *out, int64_t v)
 	        strcmp(r->opts.unit, "minimum") == 0 ? "auto" : r->opts.unit;
 	char buf[64];
 
-	pp_scaled_label(v, r->sample_unit, unit, buf, sizeof(buf));
-	pp_report_put_json_string(out, buf);
+	pp_report_put_json_bytes(
+	        out, buf,
+	        pp_scaled_label_n(v, r->sample_unit, r->sample_unit_len, unit,
+	                          strlen(unit), buf, sizeof(buf)));
 }
 
 /* A frame's width in a flame graph: the new profile's value in a diff

@@ -175,12 +175,16 @@ static void print_values(const struct pp_report *r, int64_t flat, int64_t cum,
                          FILE *out)
 {
 	char fs[64] = ".", cs[64] = ".";
+	size_t fl = 1, cl = 1;
 
 	if (flat != 0)
-		pp_report__format(r, flat, fs, sizeof(fs));
+		fl = pp_report__format(r, flat, fs, sizeof(fs));
 	if (cum != 0)
-		pp_report__format(r, cum, cs, sizeof(cs));
-	fprintf(out, "%10s %10s %6lld:", fs, cs, (long long)lineno);
+		cl = pp_report__format(r, cum, cs, sizeof(cs));
+	pp_report__put_padded(out, fs, fl, 10);
+	fputc(' ', out);
+	pp_report__put_padded(out, cs, cl, 10);
+	fprintf(out, " %6lld:", (long long)lineno);
 	fwrite(text, 1, len, out);
 	fputc('\n', out);
 }
@@ -194,6 +198,7 @@ static int print_file(struct lister *l, const struct match *m, size_t n)
 	int64_t flat_sum = 0, cum_sum = 0, start, end;
 	struct src_file *f = NULL;
 	char a[64], b[64], pct[32];
+	size_t al, bl;
 	int err;
 
 	/* pprof's window: from the first node's start line (or five lines
@@ -225,10 +230,13 @@ static int print_file(struct lister *l, const struct match *m, size_t n)
 	fputs(" in ", l->out);
 	fwrite(m[0].file, 1, m[0].file_len, l->out);
 	fputc('\n', l->out);
-	pp_report__format(r, flat_sum, a, sizeof(a));
-	pp_report__format(r, cum_sum, b, sizeof(b));
+	al = pp_report__format(r, flat_sum, a, sizeof(a));
+	bl = pp_report__format(r, cum_sum, b, sizeof(b));
 	pp_percentage(cum_sum, r->total, pct, sizeof(pct));
-	fprintf(l->out, "%10s %10s (flat, cum) %s of Total\n", a, b, pct);
+	pp_report__put_padded(l->out, a, al, 10);
+	fputc(' ', l->out);
+	pp_report__put_padded(l->out, b, bl, 10);
+	fprintf(l->out, " (flat, cum) %s of Total\n", pct);
 	if (f->error) {
 		fputs(" Error: ", l->out);
 		fwrite(f->error, 1, f->error_len, l->out);
@@ -348,8 +356,9 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
 	}
 	if (nm > 1)
 		qsort(m, nm, sizeof(*m), cmp_match);
-	pp_report__format(r, r->total, tot, sizeof(tot));
-	fprintf(out, "Total: %s\n", tot);
+	fputs("Total: ", out);
+	fwrite(tot, 1, pp_report__format(r, r->total, tot, sizeof(tot)), out);
+	fputc('\n', out);
 	for (size_t i = 0, j; i < nm; i = j) {
 		bool any_file = false;
 

@@ -8,8 +8,10 @@
 
 #include "pprof/format.h"
 #include "report/internal.h"
+#include "util/bytes.h"
 #include "util/goint.h"
 #include "util/path.h"
+#include "util/utf8.h"
 
 int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                   const struct pp_report_opts *opts, struct pp_report **out)
@@ -26,16 +28,16 @@ int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 	r->opts = *opts;
 	if (!r->opts.unit)
 		r->opts.unit = "minimum";
-	r->output_unit = r->opts.unit;
+	pp_report__set_output_unit(r, r->opts.unit, strlen(r->opts.unit));
 	if ((err = pp_profile_sample_index(prof, opts->sample_index,
 	                                   &r->sample_index)) < 0)
 		goto fail;
 	r->sample_type =
 	        pp_profile_str(prof, prof->sample_types[r->sample_index].type);
 	{
-		const char *u = pp_profile_str(
-		        prof, prof->sample_types[r->sample_index].unit);
-		size_t i, n = strlen(u);
+		size_t i, n;
+		const char *u = pp_profile_strn(
+		        prof, prof->sample_types[r->sample_index].unit, &n);
 
 		r->sample_unit = pp_malloc(ctx, n + 1);
 		if (!r->sample_unit) {
@@ -47,6 +49,7 @@ int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 			                                   ? u[i] - 'A' + 'a'
 			                                   : u[i]);
 		r->sample_unit[n] = '\0';
+		r->sample_unit_len = n;
 	}
 	r->ratio = 1 / pp_report__divide_by(&r->opts);
 	r->total = pp_report__total(r);
@@ -111,12 +114,22 @@ int64_t pp_report__total(const struct pp_report *r)
 	return div != 0 ? total / div : total;
 }
 
-void pp_report__format(const struct pp_report *r, int64_t v, char *buf,
-                       size_t size)
+size_t pp_report__format(const struct pp_report *r, int64_t v, char *buf,
+                         size_t size)
 {
 	if (r->ratio > 0 && r->ratio != 1)
 		v = pp_go_int64((double)v * r->ratio);
-	pp_scaled_label(v, r->sample_unit, r->output_unit, buf, size);
+	return pp_scaled_label_n(v, r->sample_unit, r->sample_unit_len,
+	                         r->output_unit, r->output_unit_len, buf, size);
+}
+
+void pp_report__put_padded(FILE *out, const char *s, size_t n, int width)
+{
+	size_t runes = pp_utf8_runes((const unsigned char *)s, n);
+
+	for (size_t i = runes; i < (size_t)(width > 0 ? width : 0); i++)
+		fputc(' ', out);
+	fwrite(s, 1, n, out);
 }
 
 /* The graph options r's trees are built with. */
@@ -208,8 +221,9 @@ void pp_report__choose_output_unit(struct pp_report *r, bool integral)
 	struct pp_graph *g = r->graph;
 	int64_t min_value = 0, max_value = r->total;
 	const char *min_unit, *max_unit, *unit;
+	size_t min_len, max_len, len;
 
-	r->output_unit = r->opts.unit;
+	pp_report__set_output_unit(r, r->opts.unit, strlen(r->opts.unit));
 	if (strcmp(r->opts.unit, "minimum") != 0 || r->view.norder == 0)
 		return;
 	for (uint32_t i = 0; i < r->view.norder; i++) {
@@ -227,13 +241,21 @@ void pp_report__choose_output_unit(struct pp_report *r, bool integral)
 		min_value = pp_go_int64((double)min_value * r->ratio);
 		max_value = pp_go_int64((double)max_value * r->ratio);
 	}
-	pp_scale(min_value, r->sample_unit, "minimum", &min_unit);
-	pp_scale(max_value, r->sample_unit, "minimum", &max_unit);
+	pp_scale_n(min_value, r->sample_unit, r->sample_unit_len, "minimum", 7,
+	           &min_unit, &min_len);
+	pp_scale_n(max_value, r->sample_unit, r->sample_unit_len, "minimum", 7,
+	           &max_unit, &max_len);
 	unit = min_unit;
-	if (!integral && strcmp(min_unit, max_unit) != 0 &&
+	len = min_len;
+	if (!integral && !pp_bytes_eq(min_unit, min_len, max_unit, max_len) &&
 	    min_value * 100 < max_value)
-		pp_scale(100 * min_value, r->sample_unit, "minimum", &unit);
-	r->output_unit = *unit ? unit : r->sample_unit;
+		pp_scale_n(100 * min_value, r->sample_unit, r->sample_unit_len,
+		           "minimum", 7, &unit, &len);
+	if (len)
+		pp_report__set_output_unit(r, unit, len);
+	else
+		pp_report__set_output_unit(r, r->sample_unit,
+		                           r->sample_unit_len);
 }
 
 void pp_report__graph_opts(const struct pp_report *r, enum pp_edge_mode edges,
@@ -267,7 +289,7 @@ int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 	int err;
 
 	pp_view_invalidate(&r->view);
-	r->output_unit = r->opts.unit;
+	pp_report__set_output_unit(r, r->opts.unit, strlen(r->opts.unit));
 	if (r->graph && r->graph_values && same_aggregate(&r->graph_opts, go)) {
 		/* The same aggregate: its node table and names stand. */
 		pp_graph_restore_values(r->graph, r->graph_values);
@@ -370,6 +392,7 @@ void pp_report__print_profile_labels(const struct pp_report *r, FILE *out)
 {
 	const struct pp_profile *p = r->prof;
 	char buf[64], tot[64], pct[32];
+	size_t tot_len;
 
 	if (p->nmappings > 0) {
 		if (p->mappings[0].file) {
@@ -406,23 +429,26 @@ void pp_report__print_profile_labels(const struct pp_report *r, FILE *out)
 		print_time(out, p->time_nanos);
 	if (p->duration_nanos != 0) {
 		const char *unit;
+		size_t unit_len;
 		double total_ns;
 
 		pp_scaled_label(p->duration_nanos, "nanoseconds", "auto", buf,
 		                sizeof(buf));
-		pp_report__format(r, r->total, tot, sizeof(tot));
-		total_ns = pp_scale(r->total, r->sample_unit, "nanoseconds",
-		                    &unit);
+		tot_len = pp_report__format(r, r->total, tot, sizeof(tot));
+		total_ns =
+		        pp_scale_n(r->total, r->sample_unit, r->sample_unit_len,
+		                   "nanoseconds", 11, &unit, &unit_len);
 		pct[0] = '\0';
-		if (strcmp(unit, "ns") == 0 && total_ns != 0) {
+		if (pp_bytes_eq(unit, unit_len, "ns", 2) && total_ns != 0) {
 			char p2[24];
 
 			pp_percentage((int64_t)total_ns, p->duration_nanos, p2,
 			              sizeof(p2));
 			snprintf(pct, sizeof(pct), "(%s)", p2);
 		}
-		fprintf(out, "Duration: %s, Total samples = %s %s\n", buf, tot,
-		        pct);
+		fprintf(out, "Duration: %s, Total samples = ", buf);
+		fwrite(tot, 1, tot_len, out);
+		fprintf(out, " %s\n", pct);
 	}
 }
 
@@ -447,31 +473,37 @@ void pp_report__print_labels(const struct pp_report *r, FILE *out)
 	const struct pp_graph *g = r->graph;
 	int64_t flat_sum = 0;
 	char a[64], b[64], pct[32];
+	size_t al, bl;
 	const char *pt;
 
 	if (!r->opts.compact_labels)
 		pp_report__print_profile_labels(r, out);
 	for (uint32_t i = 0; i < r->view.norder; i++)
 		flat_sum += pp_node_flat(&g->nodes[r->view.order[i]]);
-	pp_report__format(r, flat_sum, a, sizeof(a));
-	pp_report__format(r, r->total, b, sizeof(b));
+	al = pp_report__format(r, flat_sum, a, sizeof(a));
+	bl = pp_report__format(r, r->total, b, sizeof(b));
 	pp_percentage(flat_sum, r->total, pct, sizeof(pct));
 	for (pt = pct; *pt == ' '; pt++)
 		;
 	pp_report__print_active_filters(r, out);
-	fprintf(out, "Showing nodes accounting for %s, %s of %s total\n", a, pt,
-	        b);
+	fputs("Showing nodes accounting for ", out);
+	fwrite(a, 1, al, out);
+	fprintf(out, ", %s of ", pt);
+	fwrite(b, 1, bl, out);
+	fputs(" total\n", out);
 	if (r->total != 0) {
 		if (r->view.dropped_nodes > 0) {
-			pp_report__format(
+			al = pp_report__format(
 			        r,
 			        pp_go_abs64(pp_go_int64(
 			                (double)r->total *
 			                pp_report__nodefraction(&r->opts))),
 			        a, sizeof(a));
-			fprintf(out, "Dropped %u node%s (cum <= %s)\n",
+			fprintf(out, "Dropped %u node%s (cum <= ",
 			        r->view.dropped_nodes,
-			        r->view.dropped_nodes > 1 ? "s" : "", a);
+			        r->view.dropped_nodes > 1 ? "s" : "");
+			fwrite(a, 1, al, out);
+			fputs(")\n", out);
 		}
 		if (r->view.norder > 0 && r->view.norder < r->view.orig_count)
 			fprintf(out, "Showing top %u nodes out of %u\n",

@@ -116,9 +116,11 @@ static void table_release(struct tag_table *t)
 static void scaled(const struct pp_report *r, int64_t v, char *buf, size_t size)
 {
 	const char *unit;
-	double f = pp_scale(v, r->sample_unit, r->opts.unit, &unit);
+	size_t n;
+	double f = pp_scale_n(v, r->sample_unit, r->sample_unit_len,
+	                      r->opts.unit, strlen(r->opts.unit), &unit, &n);
 
-	snprintf(buf, size, "%.1f%s", f, unit);
+	snprintf(buf, size, "%.1f%.*s", f, (int)n, unit);
 }
 
 /* pprof's lines for one key, into its tabwriter. */

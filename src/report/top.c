@@ -23,12 +23,16 @@ int pp_report_top(struct pp_report *r, FILE *out)
 		if (n->in_inline)
 			inl = n->in_call ? " (partial-inline)" : " (inline)";
 		flat_sum += flat;
-		pp_report__format(r, flat, fs, sizeof(fs));
-		pp_report__format(r, cum, cs, sizeof(cs));
+		size_t fl = pp_report__format(r, flat, fs, sizeof(fs));
+		size_t cl = pp_report__format(r, cum, cs, sizeof(cs));
+
 		pp_percentage(flat, r->total, fp, sizeof(fp));
 		pp_percentage(flat_sum, r->total, sp, sizeof(sp));
 		pp_percentage(cum, r->total, cp, sizeof(cp));
-		fprintf(out, "%10s %s %s %10s %s  ", fs, fp, sp, cs, cp);
+		pp_report__put_padded(out, fs, fl, 10);
+		fprintf(out, " %s %s ", fp, sp);
+		pp_report__put_padded(out, cs, cl, 10);
+		fprintf(out, " %s  ", cp);
 		pp_report__put_node_name(r, r->view.order[i], out);
 		fprintf(out, "%s\n", inl);
 	}

@@ -13,8 +13,11 @@
 static int64_t scaled(const struct pp_report *r, int64_t v)
 {
 	const char *unit;
+	size_t n;
 
-	return pp_go_int64(pp_scale(v, r->sample_unit, r->output_unit, &unit));
+	return pp_go_int64(pp_scale_n(v, r->sample_unit, r->sample_unit_len,
+	                              r->output_unit, r->output_unit_len, &unit,
+	                              &n));
 }
 
 /* The index in out of node n's function, added on first use. pprof keys
@@ -83,7 +86,9 @@ int pp_report_topproto(struct pp_report *r, FILE *out)
 	}
 	cum = pp_profile_intern(tp, "cum");
 	flat = pp_profile_intern(tp, "flat");
-	unit = pp_profile_intern(tp, r->output_unit);
+	/* Whole: a profile's unit may hold NUL bytes. */
+	unit = pp_strtab_intern(tp->strings, r->output_unit,
+	                        r->output_unit_len);
 	if (cum == PP_NONE || flat == PP_NONE || unit == PP_NONE) {
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;

@@ -194,9 +194,8 @@ int pp_report_traces(struct pp_report *r, FILE *out)
 			                             (64 - FORMAT_CACHE_BITS)];
 
 			if (!f->used || f->value != value) {
-				pp_report__format(r, value, f->text,
-				                  sizeof(f->text));
-				f->len = strlen(f->text);
+				f->len = pp_report__format(r, value, f->text,
+				                           sizeof(f->text));
 				f->value = value;
 				f->used = true;
 			}

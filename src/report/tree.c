@@ -103,10 +103,12 @@ static void print_edges(const struct pp_report *r, uint32_t *v, uint32_t n,
 		char w[64], pct[32];
 		const char *p = pct;
 
-		pp_report__format(r, e->weight, w, sizeof(w));
+		size_t wl = pp_report__format(r, e->weight, w, sizeof(w));
+
 		pp_percentage(e->weight, cum, pct, sizeof(pct));
 		if (!json) {
-			fprintf(out, "%50s %s |   ", w, pct);
+			pp_report__put_padded(out, w, wl, 50);
+			fprintf(out, " %s |   ", pct);
 			pp_report__put_node_name(r, other, out);
 			fprintf(out, "%s\n", e->is_inline ? " (inline)" : "");
 			continue;
@@ -118,7 +120,7 @@ static void print_edges(const struct pp_report *r, uint32_t *v, uint32_t n,
 		                         pp_report__node_len(r, other));
 		fprintf(out,
 		        ",\"value\":%lld,\"value_str\":", (long long)e->weight);
-		pp_report_put_json_string(out, w);
+		pp_report_put_json_bytes(out, w, wl);
 		fputs(",\"pct\":", out);
 		pp_report_put_json_string(out, p);
 		fprintf(out, ",\"inline\":%s}",
@@ -139,11 +141,11 @@ static void put_json_node(struct pp_report *r, struct adjacency *adj,
 	pp_report_put_json_bytes(out, pp_report__node_name(r, n),
 	                         pp_report__node_len(r, n));
 	fprintf(out, ",\"flat\":%lld,\"flat_str\":", (long long)flat);
-	pp_report__format(r, flat, buf, sizeof(buf));
-	pp_report_put_json_string(out, buf);
+	pp_report_put_json_bytes(out, buf,
+	                         pp_report__format(r, flat, buf, sizeof(buf)));
 	fprintf(out, ",\"cum\":%lld,\"cum_str\":", (long long)cum);
-	pp_report__format(r, cum, buf, sizeof(buf));
-	pp_report_put_json_string(out, buf);
+	pp_report_put_json_bytes(out, buf,
+	                         pp_report__format(r, cum, buf, sizeof(buf)));
 	for (int k = 0; k < 3; k++) {
 		static const char *const names[] = {"flat_pct", "sum_pct",
 		                                    "cum_pct"};
@@ -234,6 +236,7 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 		const struct pp_node *node = &g->nodes[n];
 		int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
 		char fs[64], cs[64], fp[32], sp[32], cp[32];
+		size_t fl, cl;
 
 		if (re && !pp_regex_match(re, pp_report__node_name(r, n),
 		                          pp_report__node_len(r, n)))
@@ -249,13 +252,15 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 		            adj.in_first[n + 1] - adj.in_first[n], cum, true,
 		            false, out);
 		flat_sum += flat;
-		pp_report__format(r, flat, fs, sizeof(fs));
-		pp_report__format(r, cum, cs, sizeof(cs));
+		fl = pp_report__format(r, flat, fs, sizeof(fs));
+		cl = pp_report__format(r, cum, cs, sizeof(cs));
 		pp_percentage(flat, r->total, fp, sizeof(fp));
 		pp_percentage(flat_sum, r->total, sp, sizeof(sp));
 		pp_percentage(cum, r->total, cp, sizeof(cp));
-		fprintf(out, "%10s %s %s %10s %s                | ", fs, fp, sp,
-		        cs, cp);
+		pp_report__put_padded(out, fs, fl, 10);
+		fprintf(out, " %s %s ", fp, sp);
+		pp_report__put_padded(out, cs, cl, 10);
+		fprintf(out, " %s                | ", cp);
 		pp_report__put_node_name(r, n, out);
 		fputc('\n', out);
 		print_edges(r, adj.out + adj.out_first[n],

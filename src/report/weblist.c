@@ -24,6 +24,7 @@
 #include "pprof/srcfile.h"
 #include "report/asm.h"
 #include "util/regex.h"
+#include "util/utf8.h"
 
 #define MERGE_LIMIT 20 /* lines of one function closer than this join */
 #define EXPAND 5       /* lines of context */
@@ -650,13 +651,37 @@ static bool is_space(char c)
 	       c == '\r';
 }
 
-static void value_or_dot(const struct pp_report *r, int64_t v, char *buf,
-                         size_t size)
+/* A value's text and length: a profile's unit may hold NUL bytes. */
+struct value {
+	char s[64];
+	size_t n;
+};
+
+static void value_or_dot(const struct pp_report *r, int64_t v,
+                         struct value *out)
 {
-	if (v == 0)
-		snprintf(buf, size, ".");
-	else
-		pp_report__format(r, v, buf, size);
+	if (v != 0) {
+		out->n = pp_report__format(r, v, out->s, sizeof(out->s));
+		return;
+	}
+	snprintf(out->s, sizeof(out->s), ".");
+	out->n = 1;
+}
+
+/* A value padded to width runes, then escaped, as pprof's template
+ * escapes what its printf padded. */
+static void put_value_html(FILE *out, const struct value *v, int width)
+{
+	size_t runes = pp_utf8_runes((const unsigned char *)v->s, v->n);
+
+	for (size_t i = runes; i < (size_t)width; i++)
+		fputc(' ', out);
+	pp_report__put_html_n(out, v->s, v->n);
+}
+
+static void put_value_json(FILE *out, const struct value *v)
+{
+	pp_report_put_json_bytes(out, v->s, v->n);
 }
 
 /* The functions of one file's records recs[0..n), as pprof's functions(). */
@@ -724,18 +749,19 @@ static int print_insn(struct wl *w, const struct sink *k, const struct rec *x,
 	const struct pp_asm_insn *in = &a->insns[x->insn];
 	const struct pp_asm_frame *fr = &a->frames[in->frame_first];
 	FILE *out = k->out;
-	char fs[64], cs[64], *pad;
+	struct value fs, cs;
+	char *pad;
 	int ncalls = 0;
 	int err;
 
-	value_or_dot(w->r, in->flat, fs, sizeof(fs));
-	value_or_dot(w->r, in->cum, cs, sizeof(cs));
+	value_or_dot(w->r, in->flat, &fs);
+	value_or_dot(w->r, in->cum, &cs);
 	if (k->json) {
 		fprintf(out, "%s{\"new_block\":%s,\"flat\":", first ? "" : ",",
 		        new_block ? "true" : "false");
-		pp_report_put_json_string(out, fs);
+		put_value_json(out, &fs);
 		fputs(",\"cum\":", out);
-		pp_report_put_json_string(out, cs);
+		put_value_json(out, &cs);
 		fprintf(out, ",\"address\":\"%llx\",\"disasm\":",
 		        (unsigned long long)in->addr);
 		pp_report_put_json_string(out, pp_asm_str(a, in->text));
@@ -829,8 +855,11 @@ static int print_insn(struct wl *w, const struct sink *k, const struct rec *x,
 		if (k->json) {
 			fputs("]}", out);
 		} else if (!in->synthetic) {
-			fprintf(out, " %8s %10s %10s %8llx: ", "", fs, cs,
-			        (unsigned long long)in->addr);
+			fprintf(out, " %8s ", "");
+			put_value_html(out, &fs, 10);
+			fputc(' ', out);
+			put_value_html(out, &cs, 10);
+			fprintf(out, " %8llx: ", (unsigned long long)in->addr);
 			if ((err = put_text(k, pad, strlen(pad))) < 0) {
 				pp_free(w->r->ctx, pad);
 				return err;
@@ -852,12 +881,13 @@ static int print_function(struct wl *w, const struct sink *k,
 	struct pp_report *r = w->r;
 	const struct pp_asm *a = w->a;
 	FILE *out = k->out;
-	char fs[64], cs[64], pct[32];
+	struct value fs, cs;
+	char pct[32];
 	size_t i = 0;
 	int err;
 
-	pp_report__format(r, fn->flat, fs, sizeof(fs));
-	pp_report__format(r, fn->cum, cs, sizeof(cs));
+	fs.n = pp_report__format(r, fn->flat, fs.s, sizeof(fs.s));
+	cs.n = pp_report__format(r, fn->cum, cs.s, sizeof(cs.s));
 	pp_percentage(fn->cum, r->total, pct, sizeof(pct));
 	if (k->json) {
 		fputs(first_fn ? "{\"name\":" : ",{\"name\":", out);
@@ -865,9 +895,9 @@ static int print_function(struct wl *w, const struct sink *k,
 		fputs(",\"file\":", out);
 		pp_report_put_json_string(out, pp_asm_str(a, recs[0].file));
 		fputs(",\"flat\":", out);
-		pp_report_put_json_string(out, fs);
+		put_value_json(out, &fs);
 		fputs(",\"cum\":", out);
-		pp_report_put_json_string(out, cs);
+		put_value_json(out, &cs);
 		fputs(",\"percent\":", out);
 		pp_report_put_json_string(out, pct);
 		fputs(",\"lines\":[", out);
@@ -877,7 +907,11 @@ static int print_function(struct wl *w, const struct sink *k,
 		fputs("</h2><p class=\"filename\">", out);
 		put_html(out, pp_asm_str(a, recs[0].file));
 		fputs("</p>\n<pre onClick=\"pprof_toggle_asm(event)\">\n", out);
-		fprintf(out, "  Total:  %10s %10s (flat, cum) %s", fs, cs, pct);
+		fputs("  Total:  ", out);
+		put_value_html(out, &fs, 10);
+		fputc(' ', out);
+		put_value_html(out, &cs, 10);
+		fprintf(out, " (flat, cum) %s", pct);
 	}
 	while (i < n && recs[i].line < fn->begin)
 		i++;
@@ -912,14 +946,14 @@ static int print_function(struct wl *w, const struct sink *k,
 			              : "???";
 			len = strlen(text);
 		}
-		value_or_dot(r, flat, fs, sizeof(fs));
-		value_or_dot(r, cum, cs, sizeof(cs));
+		value_or_dot(r, flat, &fs);
+		value_or_dot(r, cum, &cs);
 		if (k->json) {
 			fputs(nl++ ? ",{\"line\":" : "{\"line\":", out);
 			fprintf(out, "%lld,\"flat\":", (long long)l);
-			pp_report_put_json_string(out, fs);
+			put_value_json(out, &fs);
 			fputs(",\"cum\":", out);
-			pp_report_put_json_string(out, cs);
+			put_value_json(out, &cs);
 			fputs(",\"src\":", out);
 			if ((err = put_text(k, text, len)) < 0)
 				return err;
@@ -928,8 +962,11 @@ static int print_function(struct wl *w, const struct sink *k,
 		} else {
 			fprintf(out, "\n<span class=line> %6lld</span> ",
 			        (long long)l);
-			fprintf(out, "<span class=%s>  %10s %10s %8s  ", cls,
-			        fs, cs, "");
+			fprintf(out, "<span class=%s>  ", cls);
+			put_value_html(out, &fs, 10);
+			fputc(' ', out);
+			put_value_html(out, &cs, 10);
+			fprintf(out, " %8s  ", "");
 			if ((err = put_text(k, text, len)) < 0)
 				return err;
 			fputs(" </span>", out);
@@ -1090,15 +1127,18 @@ static const char *const page_style[] = {
 
 /* The rest of the legend line that starts with key, or "unknown"; as
  * pprof's page title. */
-static void put_legend_value(FILE *out, const char *labels, const char *key)
+/* The header lines are labels[0..n), names and units whole (NUL bytes
+ * too), so they are walked by length. */
+static void put_legend_value(FILE *out, const char *labels, size_t n,
+                             const char *key)
 {
 	size_t k = strlen(key);
 
-	for (const char *s = labels; s && *s;) {
-		const char *nl = strchr(s, '\n');
-		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+	for (const char *s = labels, *end = labels + n; s && s < end;) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t len = nl ? (size_t)(nl - s) : (size_t)(end - s);
 
-		if (len >= k && strncmp(s, key, k) == 0) {
+		if (len >= k && memcmp(s, key, k) == 0) {
 			pp_report__put_html_n(out, s + k, len - k);
 			return;
 		}
@@ -1129,24 +1169,24 @@ int pp_report_weblist(struct pp_report *r, const char *symbol, FILE *out)
 	fputs("<!DOCTYPE html>\n<html>\n<head>\n  <meta charset=\"utf-8\">\n"
 	      "  <title>",
 	      out);
-	put_legend_value(out, labels, "File: ");
+	put_legend_value(out, labels, nlabels, "File: ");
 	fputc(' ', out);
-	put_legend_value(out, labels, "Type: ");
+	put_legend_value(out, labels, nlabels, "Type: ");
 	fputs("</title>\n  \n  ", out);
 	pp_report__put_lines(out, page_style);
 	fputs("<div class=\"legend\">", out);
-	for (char *s = labels, *nl; s && *s; s = nl + 1) {
-		nl = strchr(s, '\n');
+	for (const char *s = labels, *end = labels + nlabels, *nl; s && s < end;
+	     s = nl + 1) {
+		nl = memchr(s, '\n', (size_t)(end - s));
 		if (!nl)
 			break;
-		*nl = '\0';
 		if (s != labels)
 			fputs("<br>\n", out);
-		pp_report__put_html_n(out, s, strlen(s));
+		pp_report__put_html_n(out, s, (size_t)(nl - s));
 	}
-	pp_report__format(r, r->total, tot, sizeof(tot));
 	fputs("<br>Total: ", out);
-	pp_report__put_html_n(out, tot, strlen(tot));
+	pp_report__put_html_n(out, tot,
+	                      pp_report__format(r, r->total, tot, sizeof(tot)));
 	fputs("</div>", out);
 	err = print_files(&w, &k);
 	fputs("\n</body>\n</html>\n", out);
@@ -1166,9 +1206,9 @@ int pp_report_weblist_json(struct pp_report *r, const char *symbol,
 
 	if ((err = build(r, symbol, max_funcs, false, &w)) < 0)
 		goto done;
-	pp_report__format(r, r->total, tot, sizeof(tot));
 	fputs("{\"total\":", out);
-	pp_report_put_json_string(out, tot);
+	pp_report_put_json_bytes(
+	        out, tot, pp_report__format(r, r->total, tot, sizeof(tot)));
 	fputs(",\"functions\":[", out);
 	err = print_files(&w, &k);
 	fputs("]}\n", out);

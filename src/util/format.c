@@ -3,6 +3,7 @@
  * numbers. */
 #include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,37 +58,44 @@ static const struct unit_type unit_types[] = {
  * transform and report, which both print them.
  * Lower-case the unit and drop a plural "s", as pprof does before looking
  * a unit up. */
-static const struct unit *sniff(const struct unit_type *ut, const char *name)
+static const struct unit *sniff(const struct unit_type *ut, const char *name,
+                                size_t len)
 {
 	char buf[64];
-	size_t len = strlen(name);
 
 	if (len >= sizeof(buf))
 		return NULL;
 	for (size_t i = 0; i < len; i++)
 		buf[i] = (char)tolower((unsigned char)name[i]);
-	buf[len] = '\0';
 	if (len > 2 && buf[len - 1] == 's')
-		buf[--len] = '\0';
+		len--;
+	/* Compared with their lengths: "ns\0x" is no "ns", as in Go. */
 	for (size_t u = 0; u < ut->nunits; u++)
 		for (size_t a = 0;
 		     a < N(ut->units[u].aliases) && ut->units[u].aliases[a];
 		     a++)
-			if (strcmp(buf, ut->units[u].aliases[a]) == 0)
+			if (strlen(ut->units[u].aliases[a]) == len &&
+			    memcmp(buf, ut->units[u].aliases[a], len) == 0)
 				return &ut->units[u];
 	return NULL;
 }
 
-static int convert(const struct unit_type *ut, int64_t value, const char *from,
-                   const char *to, double *out, const char **unit_out)
+static bool is_word(const char *s, size_t n, const char *word)
 {
-	const struct unit *fu = sniff(ut, from), *tu;
+	return strlen(word) == n && memcmp(s, word, n) == 0;
+}
+
+static int convert(const struct unit_type *ut, int64_t value, const char *from,
+                   size_t from_len, const char *to, size_t to_len, double *out,
+                   const char **unit_out)
+{
+	const struct unit *fu = sniff(ut, from, from_len), *tu;
 	double v;
 
 	if (!fu)
 		return 0;
 	v = (double)value * fu->factor;
-	if (strcmp(to, "minimum") == 0 || strcmp(to, "auto") == 0) {
+	if (is_word(to, to_len, "minimum") || is_word(to, to_len, "auto")) {
 		double f = 0;
 		const char *name = NULL;
 
@@ -107,7 +115,7 @@ static int convert(const struct unit_type *ut, int64_t value, const char *from,
 		*unit_out = ut->deflt.name;
 		return 1;
 	}
-	tu = sniff(ut, to);
+	tu = sniff(ut, to, to_len);
 	if (!tu) {
 		*out = v / ut->deflt.factor;
 		*unit_out = ut->deflt.name;
@@ -118,45 +126,84 @@ static int convert(const struct unit_type *ut, int64_t value, const char *from,
 	return 1;
 }
 
-double pp_scale(int64_t value, const char *from_unit, const char *to_unit,
-                const char **unit_out)
+double pp_scale_n(int64_t value, const char *from_unit, size_t from_len,
+                  const char *to_unit, size_t to_len, const char **unit_out,
+                  size_t *unit_len)
 {
 	double v;
 
 	if (value < 0 && -value > 0) {
-		v = pp_scale(-value, from_unit, to_unit, unit_out);
+		v = pp_scale_n(-value, from_unit, from_len, to_unit, to_len,
+		               unit_out, unit_len);
 		return -v;
 	}
 	for (size_t i = 0; i < N(unit_types); i++)
-		if (convert(&unit_types[i], value, from_unit, to_unit, &v,
-		            unit_out))
+		if (convert(&unit_types[i], value, from_unit, from_len, to_unit,
+		            to_len, &v, unit_out)) {
+			*unit_len = strlen(*unit_out);
 			return v;
-	if (strcmp(to_unit, "count") == 0 || strcmp(to_unit, "sample") == 0 ||
-	    strcmp(to_unit, "unit") == 0 || strcmp(to_unit, "minimum") == 0 ||
-	    strcmp(to_unit, "auto") == 0)
+		}
+	if (is_word(to_unit, to_len, "count") ||
+	    is_word(to_unit, to_len, "sample") ||
+	    is_word(to_unit, to_len, "unit") ||
+	    is_word(to_unit, to_len, "minimum") ||
+	    is_word(to_unit, to_len, "auto")) {
 		*unit_out = "";
-	else
+		*unit_len = 0;
+	} else {
+		/* An unknown unit is printed whole, NUL bytes and all. */
 		*unit_out = to_unit;
+		*unit_len = to_len;
+	}
 	return (double)value;
+}
+
+double pp_scale(int64_t value, const char *from_unit, const char *to_unit,
+                const char **unit_out)
+{
+	size_t n;
+
+	return pp_scale_n(value, from_unit, strlen(from_unit), to_unit,
+	                  strlen(to_unit), unit_out, &n);
+}
+
+size_t pp_scaled_label_n(int64_t value, const char *from_unit, size_t from_len,
+                         const char *to_unit, size_t to_len, char *buf,
+                         size_t size)
+{
+	const char *unit;
+	size_t unit_len;
+	double v = pp_scale_n(value, from_unit, from_len, to_unit, to_len,
+	                      &unit, &unit_len);
+	char num[64];
+	size_t len;
+
+	if (size == 0)
+		return 0;
+	snprintf(num, sizeof(num), "%.2f", v);
+	len = strlen(num);
+	if (len > 3 && strcmp(num + len - 3, ".00") == 0)
+		num[len -= 3] = '\0';
+	if (strcmp(num, "0") == 0 || strcmp(num, "-0") == 0) {
+		snprintf(buf, size, "0");
+		return strlen(buf);
+	}
+	/* The unit copied with its length: it may hold NUL bytes. */
+	if (len > size - 1)
+		len = size - 1;
+	memcpy(buf, num, len);
+	if (unit_len > size - 1 - len)
+		unit_len = size - 1 - len;
+	memcpy(buf + len, unit, unit_len);
+	buf[len + unit_len] = '\0';
+	return len + unit_len;
 }
 
 void pp_scaled_label(int64_t value, const char *from_unit, const char *to_unit,
                      char *buf, size_t size)
 {
-	const char *unit;
-	double v = pp_scale(value, from_unit, to_unit, &unit);
-	char num[64];
-	size_t len;
-
-	snprintf(num, sizeof(num), "%.2f", v);
-	len = strlen(num);
-	if (len > 3 && strcmp(num + len - 3, ".00") == 0)
-		num[len - 3] = '\0';
-	if (strcmp(num, "0") == 0 || strcmp(num, "-0") == 0) {
-		snprintf(buf, size, "0");
-		return;
-	}
-	snprintf(buf, size, "%s%s", num, unit);
+	(void)pp_scaled_label_n(value, from_unit, strlen(from_unit), to_unit,
+	                        strlen(to_unit), buf, size);
 }
 
 void pp_percentage(int64_t value, int64_t total, char *buf, size_t size)
@@ -182,7 +229,7 @@ int pp_unit_known(const char *unit)
 		if (strcmp(unit, keywords[i]) == 0)
 			return 1;
 	for (size_t i = 0; i < N(unit_types); i++)
-		if (sniff(&unit_types[i], unit))
+		if (sniff(&unit_types[i], unit, strlen(unit)))
 			return 1;
 	return 0;
 }

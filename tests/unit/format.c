@@ -55,6 +55,32 @@ static void test_format__counts(void **state)
 	check_label(5, "widgets", "widgets", "5widgets");
 }
 
+/* A profile's unit may hold NUL bytes: it is compared whole ("ns\0x" is
+ * no "ns", so nothing is scaled) and printed whole after the value, as
+ * pprof prints an unknown unit. */
+static void test_format__units_with_nul(void **state)
+{
+	static const char unit[] = "ns\0x";
+	char buf[64];
+	size_t n;
+
+	(void)state;
+	n = pp_scaled_label_n(1500, unit, 4, unit, 4, buf, sizeof(buf));
+	assert_int_equal(n, 8);
+	assert_memory_equal(buf, "1500ns\0x", 9);
+	n = pp_scaled_label_n(1500, unit, 4, "minimum", 7, buf, sizeof(buf));
+	assert_int_equal(n, 4);
+	assert_string_equal(buf, "1500");
+	/* Cut to fit, still NUL-terminated. */
+	n = pp_scaled_label_n(1500, unit, 4, unit, 4, buf, 7);
+	assert_int_equal(n, 6);
+	assert_memory_equal(buf, "1500ns", 7);
+	/* The first two bytes alone are a unit. */
+	n = pp_scaled_label_n(1500, unit, 2, "auto", 4, buf, sizeof(buf));
+	assert_string_equal(buf, "1.50us");
+	assert_int_equal(n, 6);
+}
+
 static void check_pct(int64_t v, int64_t total, const char *want)
 {
 	char buf[32];
@@ -94,6 +120,7 @@ int main(void)
 	        cmocka_unit_test(test_format__time),
 	        cmocka_unit_test(test_format__bytes),
 	        cmocka_unit_test(test_format__counts),
+	        cmocka_unit_test(test_format__units_with_nul),
 	        cmocka_unit_test(test_format__percentage),
 	        cmocka_unit_test(test_format__units_known),
 	};

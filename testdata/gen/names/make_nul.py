@@ -10,6 +10,9 @@ only after a NUL stay apart.
 With --types (testdata/names/nul_types.pb.gz) the NUL bytes are in the
 sample types, their units, the period type, the default sample type and
 drop_frames too ("a\\0x|\\0lead": two of the functions, named whole).
+The second type's unit, "nano\\0s\\xc3\\xa9conds\\xff", is no unit pprof
+knows, so it follows every value whole; its two-byte rune and its
+invalid byte count one column each where pprof pads values.
 
 Functions "a\\0x" and "a\\0y" differ only after a NUL and "a" is their
 prefix; "\\0lead" starts with one; "b\\xff\\xfe", "c\\xc0\\xafd" (overlong)
@@ -101,7 +104,7 @@ def main():
     if types:
         st = field_varint(1, s(b"samp\x00les")) + field_varint(2, s(b"count"))
         vt = (field_varint(1, s(b"cpu\x00x")) +
-              field_varint(2, s(b"nano\x00seconds")))
+              field_varint(2, s(b"nano\x00s\xc3\xa9conds\xff")))
     else:
         st = field_varint(1, s(b"samples")) + field_varint(2, s(b"count"))
         vt = field_varint(1, s(b"cpu")) + field_varint(2, s(b"nanoseconds"))
