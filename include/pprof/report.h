@@ -155,10 +155,13 @@ void pp_report_free(struct pp_report *r);
  * every sample: a front end asks the session for such reports
  * (pp_session_get_tree_report). 1, and r left without a tree, when every
  * sample stays: whole's tree reports are then r's. PP_EUNSUPPORTED when
- * the tree cannot tell.
+ * the tree cannot tell. With line_marks (else NULL), the filters take
+ * frames out too (hide, show, show_from: pp_tree_refine, whose marks and
+ * show_from these are), and 1 is never returned.
  */
 int pp_report_select_tree(struct pp_report *r, struct pp_report *whole,
-                          const unsigned char *marks);
+                          const unsigned char *marks,
+                          const unsigned char *line_marks, bool show_from);
 
 /* Run report kind on r with arg (the regex of peek and list; else
  * ignored). PP_EUSAGE for PP_REPORT_CHECK, which needs two profiles. */

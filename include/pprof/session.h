@@ -186,11 +186,13 @@ int pp_session_get_report(struct pp_session *s, const struct pp_view_opts *o,
  * The same for the reports made from the calling-context tree alone (the
  * flame graph's and pivot's JSON, folded): what they print is what
  * pp_session_get_report's report prints, but when o's only filters are
- * focus and ignore, the tree is selected from the cached tree of the
- * whole profile (pprof/tree.h, pp_tree_select) and no filtered profile is
- * made: a refine from the web UI costs a pass over the tree's nodes, not
- * over the samples, and the memory of a filtered copy. Any other report
- * from *out is wrong: ask pp_session_get_report, which then filters.
+ * focus, ignore, hide, show and show_from, the tree is made from the
+ * cached tree of the whole profile (pprof/tree.h: pp_tree_select for
+ * focus and ignore, pp_tree_refine with the others) and no filtered
+ * profile is made: a refine from the web UI costs a pass or two over the
+ * tree's nodes, not over the samples, and the memory of a filtered copy. Any
+ * other report from *out is wrong: ask pp_session_get_report, which then
+ * filters.
  */
 int pp_session_get_tree_report(struct pp_session *s,
                                const struct pp_view_opts *o,

@@ -160,4 +160,30 @@ int pp_profile_filter_marks(struct pp_ctx *ctx, const struct pp_profile *p,
                             const struct pp_filter_opts *o,
                             unsigned char *marks);
 
+/*
+ * The same with hide, show and show_from too, which remove frames from the
+ * stacks: marks[l] as above, and PP_FILTER_MARK_HIDDEN when hide or show
+ * leave location l no line (pp_profile_filter then takes it out of every
+ * stack, and drops a sample left with no location), PP_FILTER_MARK_FROM
+ * when it matches show_from. line_marks[i] (p->nlines of them, a line's
+ * index in p->lines) gets PP_FILTER_LINE_GONE when the filters take line i
+ * out of its location (hide, show, or above the show_from match of its
+ * location; every line of a hidden location is gone) and
+ * PP_FILTER_LINE_FROM on the line of a FROM location where the stacks
+ * through it start (the match, or its outermost line that stays when its
+ * mapping matched). pp_profile_filter keeps a sample when it has a
+ * location not HIDDEN, none marked IGNORE, one marked FOCUS and (with
+ * show_from) one marked FROM, and cuts its stack above the outermost
+ * FROM location's FROM line. Warnings and errors are pp_profile_filter's;
+ * PP_EUNSUPPORTED when o sets another filter, or none of these.
+ */
+#define PP_FILTER_MARK_HIDDEN 4u
+#define PP_FILTER_MARK_FROM 8u
+#define PP_FILTER_LINE_GONE 1u
+#define PP_FILTER_LINE_FROM 2u
+int pp_profile_filter_line_marks(struct pp_ctx *ctx, const struct pp_profile *p,
+                                 const struct pp_filter_opts *o,
+                                 unsigned char *marks,
+                                 unsigned char *line_marks);
+
 #endif

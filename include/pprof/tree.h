@@ -119,6 +119,28 @@ void pp_tree_free(struct pp_tree *t);
 int pp_tree_select(struct pp_ctx *ctx, const struct pp_tree *t,
                    const unsigned char *marks, struct pp_tree **out);
 
+/*
+ * The same for filters that also take frames out of the stacks (pprof's
+ * hide, show and show_from, with focus and ignore): marks[l] per location
+ * and line_marks[i] per line of t's profile, as pp_profile_filter_line_marks
+ * makes them (pprof/transform.h); show_from says whether that filter is
+ * set (a stack with no FROM location then goes). The frames a stack loses
+ * merge its node into another path, so the tree is rebuilt from t's nodes
+ * (not from the samples): *out is the tree pp_tree_new makes on the
+ * filtered profile, node for node. PP_EUNSUPPORTED as pp_tree_select's,
+ * and also when a frame is made by lines that the filters treat apart
+ * (one taken out and one not, one show_from match and one not), a line
+ * of a location read as one frame (-noinlines) is taken out alone, or two
+ * frames have the same name (their order would be the filtered graph's).
+ */
+#define PP_TREE_MARK_HIDDEN 4u /* per location: out of every stack */
+#define PP_TREE_MARK_FROM 8u   /* per location: a show_from match */
+#define PP_TREE_LINE_GONE 1u   /* per line: out of its location */
+#define PP_TREE_LINE_FROM 2u   /* per line: where the stacks start */
+int pp_tree_refine(struct pp_ctx *ctx, const struct pp_tree *t,
+                   const unsigned char *marks, const unsigned char *line_marks,
+                   bool show_from, struct pp_tree **out);
+
 /* The display name of a tree node's frame, as pp_node_name prints it ("" for
  * the root); borrowed from the tree. */
 const char *pp_tree_name(const struct pp_tree *t, uint32_t node);

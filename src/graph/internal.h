@@ -46,4 +46,14 @@ void pp_view__release_visual(struct pp_view *v);
 int pp_view__made_for(struct pp_view *v, bool visual,
                       const struct pp_trim_opts *o);
 
+/* Shared by the tree's subsets (tree_select.c, tree_refine.c). Can every
+ * tree node's existence be read from its values (none negative, and the
+ * sum does not wrap)? */
+bool pp_tree__values_plain(const struct pp_profile *p, uint32_t si);
+/* Per frame (graph node) of g, the marks (PP_TREE_MARK_DROP, _NEED) that
+ * every location making it has; false when some location's mark has no
+ * such frame. fm: g->nnodes bytes. */
+bool pp_tree__frame_marks(const struct pp_graph *g, uint32_t nlocations,
+                          const unsigned char *marks, unsigned char *fm);
+
 #endif

@@ -14,13 +14,14 @@
  */
 #include <string.h>
 
+#include "graph/internal.h"
 #include "pprof/tree.h"
 #include "util/pages.h"
 
 /* Can every node's existence be read from its values? Only when no value
  * is negative (a subtree summing to zero then holds no sample: the tree
  * leaves zero samples out) and the whole sum does not wrap around. */
-static bool values_plain(const struct pp_profile *p, uint32_t si)
+bool pp_tree__values_plain(const struct pp_profile *p, uint32_t si)
 {
 	int64_t sum = 0;
 
@@ -34,23 +35,22 @@ static bool values_plain(const struct pp_profile *p, uint32_t si)
 	return true;
 }
 
-/* Per frame (graph node), the marks that every location making it has;
- * false when some location's mark has no such frame. */
-static bool frame_marks(const struct pp_graph *g, uint32_t nlocations,
-                        const unsigned char *marks, unsigned char *fm)
+bool pp_tree__frame_marks(const struct pp_graph *g, uint32_t nlocations,
+                          const unsigned char *marks, unsigned char *fm)
 {
+	const unsigned char both = PP_TREE_MARK_DROP | PP_TREE_MARK_NEED;
 	const uint32_t *first = g->loc_node_first;
 
 	memset(fm, PP_TREE_MARK_DROP | PP_TREE_MARK_NEED, g->nnodes);
 	for (uint32_t l = 0; l < nlocations; l++)
 		for (uint32_t k = first[l]; k < first[l + 1]; k++)
-			fm[g->loc_nodes[k]] &= marks[l];
+			fm[g->loc_nodes[k]] &= marks[l] & both;
 	for (uint32_t l = 0; l < nlocations; l++) {
 		unsigned char have = 0;
 
 		for (uint32_t k = first[l]; k < first[l + 1]; k++)
 			have |= fm[g->loc_nodes[k]];
-		if ((marks[l] & ~have) != 0)
+		if ((marks[l] & both & ~have) != 0)
 			return false;
 	}
 	return true;
@@ -157,12 +157,12 @@ int pp_tree_select(struct pp_ctx *ctx, const struct pp_tree *t,
 	int err;
 
 	*out = NULL;
-	if (t->has_base || !values_plain(p, g->opts.sample_index))
+	if (t->has_base || !pp_tree__values_plain(p, g->opts.sample_index))
 		return PP_EUNSUPPORTED;
 	fm = pp_malloc(ctx, (size_t)g->nnodes + 1);
 	if (!fm)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
-	if (!frame_marks(g, p->nlocations, marks, fm)) {
+	if (!pp_tree__frame_marks(g, p->nlocations, marks, fm)) {
 		pp_free(ctx, fm);
 		return PP_EUNSUPPORTED;
 	}

@@ -187,7 +187,8 @@ int pp_report_flame_cut(struct pp_report *r, double min_share)
 }
 
 int pp_report_select_tree(struct pp_report *r, struct pp_report *whole,
-                          const unsigned char *marks)
+                          const unsigned char *marks,
+                          const unsigned char *line_marks, bool show_from)
 {
 	const struct pp_tree *t;
 	int err;
@@ -200,6 +201,9 @@ int pp_report_select_tree(struct pp_report *r, struct pp_report *whole,
 		return PP_EUNSUPPORTED;
 	if ((err = pp_report__tree(whole, &t)) < 0)
 		return err;
+	if (line_marks)
+		return pp_tree_refine(r->ctx, t, marks, line_marks, show_from,
+		                      &r->tree);
 	return pp_tree_select(r->ctx, t, marks, &r->tree);
 }
 

@@ -12,6 +12,11 @@
 _Static_assert(PP_FILTER_MARK_IGNORE == PP_TREE_MARK_DROP &&
                        PP_FILTER_MARK_FOCUS == PP_TREE_MARK_NEED,
                "filter marks are tree marks");
+_Static_assert(PP_FILTER_MARK_HIDDEN == PP_TREE_MARK_HIDDEN &&
+                       PP_FILTER_MARK_FROM == PP_TREE_MARK_FROM &&
+                       PP_FILTER_LINE_GONE == PP_TREE_LINE_GONE &&
+                       PP_FILTER_LINE_FROM == PP_TREE_LINE_FROM,
+               "filter line marks are tree line marks");
 /* A tree selection holds its filtered entry and the whole profile's. */
 _Static_assert(PP_SESSION_KEEP_FILTERED >= 2, "two filtered entries");
 
@@ -34,6 +39,9 @@ struct filtered {
 	 * reports on the source whose trees were selected from the whole
 	 * profile's. NULL once prof is made (or with no filter). */
 	unsigned char *marks;
+	/* With hide, show or show_from too: per line of the source,
+	 * pp_profile_filter_line_marks' (marks are then its too). */
+	unsigned char *line_marks;
 };
 
 /* A report bound to a filtered profile: totals, unit, the aggregate and
@@ -234,6 +242,7 @@ static void filtered_clear(struct pp_session *s, struct filtered *f)
 		pp_free(s->ctx, f->active[i]);
 	pp_profile_free(f->prof);
 	pp_free(s->ctx, f->marks);
+	pp_free(s->ctx, f->line_marks);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -307,14 +316,21 @@ static bool same_string(const char *a, const char *b)
 	} while (0)
 
 /* The filtered stage: an entry for o's filters. */
-/* Could a tree report on these filters select its tree (focus and
- * ignore only, and no label frames)? */
+/* Could a tree report on these filters select its tree from the whole
+ * profile's (focus, ignore, hide, show and show_from only, and no label
+ * frames)? */
 static bool selectable(const char *const v[NKEYS])
 {
-	for (size_t k = 2; k < NKEYS; k++)
+	for (size_t k = 5; k < NKEYS; k++)
 		if (v[k])
 			return false;
-	return v[0] || v[1];
+	return v[0] || v[1] || v[2] || v[3] || v[4];
+}
+
+/* Do they take frames out of the stacks (hide, show, show_from)? */
+static bool refining(const char *const v[NKEYS])
+{
+	return v[2] || v[3] || v[4];
 }
 
 /* Make the profile of a filtered entry whose reports selected their
@@ -329,11 +345,15 @@ static int materialize(struct pp_session *s, struct filtered *f)
 			aggregate_clear(s, &s->aggregates[i]);
 	o.focus = f->key[0];
 	o.ignore = f->key[1];
+	o.hide = f->key[2];
+	o.show = f->key[3];
+	o.show_from = f->key[4];
 	if ((err = pp_profile_filter(s->ctx, s->prof, &o, &f->prof)) < 0)
 		return err;
 	s->stats.filters++;
 	pp_free(s->ctx, f->marks);
-	f->marks = NULL;
+	pp_free(s->ctx, f->line_marks);
+	f->marks = f->line_marks = NULL;
 	return 0;
 }
 
@@ -419,8 +439,21 @@ static int get_filtered(struct pp_session *s, const struct pp_view_opts *vo,
 			err = pp_error(s->ctx, PP_ENOMEM, "out of memory");
 			goto fail;
 		}
-		if ((err = pp_profile_filter_marks(s->ctx, s->prof, o,
-		                                   f.marks)) < 0)
+		if (refining(v)) {
+			f.line_marks =
+			        pp_malloc(s->ctx, (size_t)s->prof->nlines + 1);
+			if (!f.line_marks) {
+				err = pp_error(s->ctx, PP_ENOMEM,
+				               "out of memory");
+				goto fail;
+			}
+			err = pp_profile_filter_line_marks(
+			        s->ctx, s->prof, o, f.marks, f.line_marks);
+		} else {
+			err = pp_profile_filter_marks(s->ctx, s->prof, o,
+			                              f.marks);
+		}
+		if (err < 0)
 			goto fail;
 	} else if (pp_filter_opts_active(o)) {
 		if ((err = pp_profile_filter(s->ctx,
@@ -596,7 +629,8 @@ static int get_selected(struct pp_session *s, struct filtered *f,
 	/* The whole profile's total, as a filtered report's. */
 	ro.total_profile = NULL;
 	if ((err = pp_report_new(s->ctx, s->prof, &ro, &a.rpt)) < 0 ||
-	    (err = pp_report_select_tree(a.rpt, whole, f->marks)) < 0)
+	    (err = pp_report_select_tree(a.rpt, whole, f->marks, f->line_marks,
+	                                 f->key[4] != NULL)) < 0)
 		goto fail;
 	if (err == 1) {
 		/* Every sample stays: no second copy of the whole tree. */

@@ -621,6 +621,168 @@ done:
 	return err;
 }
 
+/* by_name's and show_from's work on location l, as marks: its lines gone
+ * (line_marks), and whether it is hidden or a show_from match. */
+struct line_matchers {
+	struct matcher f, i, h, s, sf;
+	bool fm, im, hm, hnm, sfm;
+};
+
+static unsigned char location_line_marks(struct line_matchers *m,
+                                         const struct regexes *rx,
+                                         const struct pp_profile *p, uint32_t l,
+                                         unsigned char *gone)
+{
+	const struct pp_location *loc = &p->locations[l];
+	uint32_t n = loc->line_count, left = n, map = loc->mapping;
+	const struct pp_line *lines = p->lines + loc->line_first;
+	bool ig = false, fo = !rx->focus, hidden = false, from = false;
+
+	for (uint32_t i = 0; i < n; i++) {
+		ig = ig ||
+		     (rx->ignore && match_line(&m->i, loc->line_first + i));
+		fo = fo ||
+		     (rx->focus && match_line(&m->f, loc->line_first + i));
+	}
+	ig = ig || (rx->ignore && match_mapping(&m->i, map));
+	fo = fo || (rx->focus && match_mapping(&m->f, map));
+	m->im = m->im || ig;
+	m->fm = m->fm || (!ig && fo);
+	if (rx->hide) {
+		bool any = match_mapping(&m->h, map);
+
+		for (uint32_t i = 0; i < n && !any; i++)
+			any = match_line(&m->h, loc->line_first + i);
+		if (any) {
+			bool all = match_mapping(&m->h, map);
+
+			m->hm = true;
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t f = lines[i].function;
+
+				if (all || (f != PP_NONE &&
+				            match_function(&m->h, f))) {
+					gone[i] = PP_FILTER_LINE_GONE;
+					left--;
+				}
+			}
+			hidden = left == 0;
+		}
+	}
+	if (rx->show) {
+		if (!match_mapping(&m->s, map))
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t f = lines[i].function;
+
+				if (!gone[i] && f != PP_NONE &&
+				    !match_function(&m->s, f)) {
+					gone[i] = PP_FILTER_LINE_GONE;
+					left--;
+				}
+			}
+		if (left == 0)
+			hidden = true;
+		else
+			m->hnm = true;
+	}
+	if (rx->show_from) {
+		if (match_mapping(&m->sf, map)) {
+			from = true;
+			for (uint32_t i = n; i-- > 0;)
+				if (!gone[i]) {
+					gone[i] = PP_FILTER_LINE_FROM;
+					break;
+				}
+		} else {
+			for (uint32_t i = n; i-- > 0;) {
+				if (gone[i] ||
+				    !match_line(&m->sf, loc->line_first + i))
+					continue;
+				/* Only the lines inlined into the match stay.
+				 */
+				for (uint32_t j = i + 1; j < n; j++)
+					gone[j] = PP_FILTER_LINE_GONE;
+				gone[i] = PP_FILTER_LINE_FROM;
+				from = true;
+				break;
+			}
+		}
+		m->sfm = m->sfm || from;
+	}
+	return (unsigned char)((ig ? PP_FILTER_MARK_IGNORE : 0) |
+	                       (fo ? PP_FILTER_MARK_FOCUS : 0) |
+	                       (hidden ? PP_FILTER_MARK_HIDDEN : 0) |
+	                       (from ? PP_FILTER_MARK_FROM : 0));
+}
+
+int pp_profile_filter_line_marks(struct pp_ctx *ctx, const struct pp_profile *p,
+                                 const struct pp_filter_opts *o,
+                                 unsigned char *marks,
+                                 unsigned char *line_marks)
+{
+	struct pp_filter_opts rest = *o;
+	struct regexes rx = {0};
+	struct line_matchers m;
+	int err;
+
+	memset(&m, 0, sizeof(m));
+	rest.focus = rest.ignore = rest.hide = rest.show = rest.show_from =
+	        NULL;
+	if (pp_filter_opts_active(&rest) || !pp_filter_opts_active(o))
+		return PP_EUNSUPPORTED;
+	/* In pp_profile_filter's order, for its messages. */
+	if ((err = compile(ctx, "focus", o->focus, &rx.focus)) < 0 ||
+	    (err = compile(ctx, "ignore", o->ignore, &rx.ignore)) < 0 ||
+	    (err = compile(ctx, "hide", o->hide, &rx.hide)) < 0 ||
+	    (err = compile(ctx, "show", o->show, &rx.show)) < 0 ||
+	    (err = compile(ctx, "show_from", o->show_from, &rx.show_from)) < 0)
+		goto done;
+	if ((rx.focus &&
+	     (err = matcher_init(ctx, &m.f, p, rx.focus, false)) < 0) ||
+	    (rx.ignore &&
+	     (err = matcher_init(ctx, &m.i, p, rx.ignore, false)) < 0) ||
+	    (rx.hide &&
+	     (err = matcher_init(ctx, &m.h, p, rx.hide, false)) < 0) ||
+	    (rx.show &&
+	     (err = matcher_init(ctx, &m.s, p, rx.show, false)) < 0) ||
+	    (rx.show_from &&
+	     (err = matcher_init(ctx, &m.sf, p, rx.show_from, false)) < 0))
+		goto done;
+	if (p->nlines)
+		memset(line_marks, 0, p->nlines);
+	for (uint32_t l = 0; l < p->nlocations; l++) {
+		if ((err = pp_interrupt_poll(ctx, l)) < 0)
+			goto done;
+		marks[l] = location_line_marks(
+		        &m, &rx, p, l, line_marks + p->locations[l].line_first);
+	}
+	/* pp_profile_filter's warnings, in its order; by_name runs only
+	 * with one of its four regexes. */
+	if (rx.focus && !m.fm)
+		pp_warn(ctx, "Focus expression matched no samples");
+	if (rx.ignore && !m.im)
+		pp_warn(ctx, "Ignore expression matched no samples");
+	if (rx.hide && !m.hm)
+		pp_warn(ctx, "Hide expression matched no samples");
+	if (rx.show && !m.hnm)
+		pp_warn(ctx, "Show expression matched no samples");
+	if (rx.show_from && !m.sfm)
+		pp_warn(ctx, "ShowFrom expression matched no samples");
+	err = 0;
+done:
+	matcher_release(ctx, &m.f);
+	matcher_release(ctx, &m.i);
+	matcher_release(ctx, &m.h);
+	matcher_release(ctx, &m.s);
+	matcher_release(ctx, &m.sf);
+	pp_regex_free(rx.focus);
+	pp_regex_free(rx.ignore);
+	pp_regex_free(rx.hide);
+	pp_regex_free(rx.show);
+	pp_regex_free(rx.show_from);
+	return err;
+}
+
 bool pp_filter_opts_active(const struct pp_filter_opts *o)
 {
 	const char *v[] = {o->focus,     o->ignore,    o->hide,      o->show,

@@ -34,8 +34,9 @@ void pp_web_views_free(struct pp_web_views *v)
 /* The report for the request's parameters, from the session's cache
  * (borrowed until the next request). tree_only: the answer is made from
  * the report's tree alone (the flame graph and its pivot), which a refine
- * by focus or ignore then selects from the whole profile's tree instead of
- * filtering the profile. On error, err holds the message. */
+ * by focus, ignore, hide, show or show_from then makes from the whole
+ * profile's tree instead of filtering the profile. On error, err holds the
+ * message. */
 static struct pp_report *report_for(struct pp_web_views *v, pp_web_get_fn get,
                                     void *data, bool tree_only, char *err,
                                     size_t errsize, int *status)

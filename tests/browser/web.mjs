@@ -245,6 +245,18 @@ try {
   await page.hover("#refine-menu");
   await Promise.all([page.waitForNavigation(), page.click("#refine-menu a[data-refine=reset]")]);
   check(!new URL(page.url()).searchParams.has("f"), "refine: Reset drops the filters", page.url());
+  // Refines that take frames out (hide, show, show_from) make their flame
+  // tree from the whole profile's: the same JSON as the command line's.
+  for (const [q, args] of [["h=runtime", ["-hide=runtime"]], ["s=main", ["-show=main"]],
+                           ["sf=compress", ["-show_from=compress"]],
+                           ["f=flate&h=runtime", ["-focus=flate", "-hide=runtime"]],
+                           ["i=gzip&s=flate&sf=deflate", ["-ignore=gzip", "-show=flate", "-show_from=deflate"]],
+                           ["h=runtime&si=samples", ["-hide=runtime", "-sample_index=samples"]]]) {
+    const got = await (await fetch(server.url + "/api/flame?" + q)).text();
+    const flame = cli(["flame", "-json", ...args, cpu]);
+    check(got === flame, "refine: /api/flame?" + q + " equals `pprof-c flame -json " + args.join(" ") + "`",
+          JSON.stringify([got.length, flame.length]));
+  }
   await page.waitForSelector("body[data-ready]");
   await page.hover("#sample-menu");
   await Promise.all([page.waitForNavigation(), page.click("#sample-types a:text-is('samples')")]);

@@ -319,7 +319,8 @@ static void test_session__refine_selects_tree(void **state)
 	step(f->s, PP_REPORT_TOP, &o);
 	free(tree_text(f->s, &o, true));
 	assert_int_equal(stats(f->s).filters, 2);
-	/* Other filters and relative percentages filter as before. */
+	/* hide rebuilds the tree (test_session__refine_rebuilds_tree);
+	 * relative percentages filter as before. */
 	memset(&o, 0, sizeof(o));
 	o.filter.hide = "runtime";
 	{
@@ -341,8 +342,81 @@ static void test_session__refine_selects_tree(void **state)
 		free(got);
 		free(want);
 	}
-	assert_int_equal(stats(f->s).filters, 4);
-	assert_int_equal(stats(f->s).selected, 9);
+	assert_int_equal(stats(f->s).filters, 3);
+	assert_int_equal(stats(f->s).selected, 10);
+}
+
+/* A refine by hide, show or show_from (with focus and ignore or not)
+ * rebuilds its tree from the whole profile's, filtering nothing, and
+ * prints what a filtered profile's tree prints. */
+static void test_session__refine_rebuilds_tree(void **state)
+{
+	struct fixture *f = *state;
+	static const struct {
+		const char *focus, *ignore, *hide, *show, *from, *si;
+		enum pp_granularity g;
+		bool noinlines, selected;
+	} cases[] = {
+	        {NULL, NULL, "runtime", NULL, NULL, NULL, PP_GRAN_FUNCTIONS,
+	         false, true},
+	        {NULL, NULL, "main", NULL, NULL, NULL, PP_GRAN_FUNCTIONS, false,
+	         true},
+	        {NULL, NULL, NULL, "flate|runtime", NULL, NULL,
+	         PP_GRAN_FUNCTIONS, false, true},
+	        {NULL, NULL, NULL, NULL, "compress", NULL, PP_GRAN_FUNCTIONS,
+	         false, true},
+	        {NULL, NULL, NULL, NULL, "Write", "samples", PP_GRAN_FUNCTIONS,
+	         false, false},
+	        {"flate", NULL, "runtime", NULL, NULL, NULL, PP_GRAN_FUNCTIONS,
+	         false, true},
+	        {NULL, "gzip", NULL, "flate", "deflate", NULL,
+	         PP_GRAN_FUNCTIONS, false, true},
+	        {NULL, NULL, "\\.s$", NULL, NULL, NULL, PP_GRAN_FUNCTIONS,
+	         false, true},
+	        {NULL, NULL, "runtime", NULL, NULL, NULL, PP_GRAN_LINES, false,
+	         true},
+	        {NULL, NULL, NULL, NULL, "flate", NULL, PP_GRAN_FILES, false,
+	         false},
+	        {NULL, NULL, "flate", NULL, NULL, NULL, PP_GRAN_ADDRESSES,
+	         false, true},
+	        {NULL, NULL, "runtime", NULL, NULL, NULL, PP_GRAN_FUNCTIONS,
+	         true, true},
+	        {NULL, NULL, "nosuchfunction", NULL, NULL, NULL,
+	         PP_GRAN_FUNCTIONS, false, true},
+	        {NULL, NULL, NULL, "nosuchfunction", NULL, NULL,
+	         PP_GRAN_FUNCTIONS, false, true},
+	        {NULL, NULL, NULL, NULL, "nosuchfunction", NULL,
+	         PP_GRAN_FUNCTIONS, false, true},
+	        {NULL, NULL, ".", NULL, NULL, NULL, PP_GRAN_FUNCTIONS, false,
+	         true},
+	};
+	struct pp_view_opts o = {0};
+	unsigned long long selected = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got, *want;
+
+		memset(&o, 0, sizeof(o));
+		o.filter.focus = cases[i].focus;
+		o.filter.ignore = cases[i].ignore;
+		o.filter.hide = cases[i].hide;
+		o.filter.show = cases[i].show;
+		o.filter.show_from = cases[i].from;
+		o.report.sample_index = cases[i].si;
+		o.report.granularity = cases[i].g;
+		o.report.noinlines = cases[i].noinlines;
+		got = tree_text(f->s, &o, true);
+		want = tree_text_fresh(&o);
+		assert_string_equal(got, want);
+		free(got);
+		free(want);
+		selected += cases[i].selected;
+	}
+	/* Two fell back to filtering: a show_from match on an inlined line
+	 * takes its callers out of that location only (Write), and at
+	 * files granularity a file's functions match apart (flate). */
+	assert_int_equal(stats(f->s).selected, selected);
+	assert_int_equal(stats(f->s).filters, 2);
 }
 
 /* Refines one after another keep the whole profile's tree they select
@@ -510,6 +584,7 @@ int main(void)
 	        T(test_session__bound_evicts_oldest),
 	        T(test_session__bad_options_fail_cleanly),
 	        T(test_session__refine_selects_tree),
+	        T(test_session__refine_rebuilds_tree),
 	        T(test_session__refines_keep_whole_tree),
 	        T(test_session__refine_keeping_all_is_whole),
 	        T(test_session__flame_cut),
