@@ -76,6 +76,9 @@ struct pp_renderer;
 struct pp_ctx {
 	/* Detail of the last error; empty when none. */
 	char message[1024];
+	/* Its length when it runs past a NUL byte (pp_error_bytes: a
+	 * profile's names quoted whole); read it with pp_ctx_message_len. */
+	size_t message_len;
 	/* Warnings; NULL drops them. */
 	pp_warn_fn warn;
 	void *warn_data;
@@ -127,6 +130,14 @@ static inline int pp_interrupt_poll(struct pp_ctx *ctx, size_t i)
 
 /* The detail of the last error recorded in ctx ("" when none). */
 const char *pp_ctx_message(const struct pp_ctx *ctx);
+/* Its length in bytes: past the first NUL when pp_error_bytes recorded
+ * one that holds NUL bytes (the text up to it otherwise). */
+size_t pp_ctx_message_len(const struct pp_ctx *ctx);
+
+/* Record the n bytes at msg (which may hold NUL bytes: a profile's names,
+ * quoted whole as pprof quotes them) as ctx's error detail, cut to fit;
+ * return code. */
+int pp_error_bytes(struct pp_ctx *ctx, int code, const char *msg, size_t n);
 
 /*
  * Record an error detail in ctx and return code, so callers can write

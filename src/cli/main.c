@@ -119,16 +119,33 @@ bool pp_cli_signals_interrupted(void)
 	return interrupted != 0;
 }
 
-/* One line on stderr; a message may quote a profile's names, so control
- * characters print escaped when stderr is a terminal (cli/tty.h). */
-static void print_line(const char *prefix, const char *msg)
+/* One line on stderr, the n bytes at msg; a message may quote a
+ * profile's names, NUL bytes and all, so control characters print escaped
+ * when stderr is a terminal (cli/tty.h), and as pprof prints them (raw)
+ * to a file or pipe. */
+static void print_line_n(const char *prefix, const char *msg, size_t n)
 {
 	fputs(prefix, stderr);
 	if (isatty(STDERR_FILENO))
-		pp_cli_tty_puts(msg, stderr);
+		pp_cli_tty_write(msg, n, stderr);
 	else
-		fputs(msg, stderr);
+		fwrite(msg, 1, n, stderr);
 	fputc('\n', stderr);
+}
+
+static void print_line(const char *prefix, const char *msg)
+{
+	print_line_n(prefix, msg, strlen(msg));
+}
+
+/* The error rc with its detail from ctx, whole. */
+static void print_error(const struct pp_ctx *ctx, int rc)
+{
+	if (ctx->message[0])
+		print_line_n("pprof-c: ", ctx->message,
+		             pp_ctx_message_len(ctx));
+	else
+		print_line("pprof-c: ", pp_strerror(rc));
 }
 
 /* data: the progress line (cli/progress.h), kept off this one. */
@@ -257,9 +274,7 @@ int main(int argc, char **argv)
 		rc = pp_cli_check(&ctx, &args.config, args.sources,
 		                  args.nsources, &nbroken);
 		if (rc < 0) {
-			print_line("pprof-c: ", ctx.message[0]
-			                                ? ctx.message
-			                                : pp_strerror(rc));
+			print_error(&ctx, rc);
 			status =
 			        rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
 		} else if (nbroken > 0) {
@@ -269,8 +284,7 @@ int main(int argc, char **argv)
 	}
 	if ((rc = pp_cli_open(&ctx, &args.config, args.sources, args.nsources,
 	                      false, &session)) < 0) {
-		print_line("pprof-c: ",
-		           ctx.message[0] ? ctx.message : pp_strerror(rc));
+		print_error(&ctx, rc);
 		status = rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
 		goto out;
 	}
@@ -289,8 +303,7 @@ int main(int argc, char **argv)
 	}
 	if ((rc = pp_cli_run(&ctx, &args.config, args.command, args.regex,
 	                     session)) < 0) {
-		print_line("pprof-c: ",
-		           ctx.message[0] ? ctx.message : pp_strerror(rc));
+		print_error(&ctx, rc);
 		status = rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
 	}
 out:

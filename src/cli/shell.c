@@ -83,10 +83,13 @@ static void say_error(struct pp_shell *sh, int err)
 	if (err == PP_EINTR)
 		fputc('\n', stdout);
 	fflush(stdout);
+	size_t n =
+	        sh->ctx->message[0] ? pp_ctx_message_len(sh->ctx) : strlen(msg);
+
 	if (isatty(STDERR_FILENO))
-		pp_cli_tty_puts(msg, stderr);
+		pp_cli_tty_write(msg, n, stderr);
 	else
-		fputs(msg, stderr);
+		fwrite(msg, 1, n, stderr);
 	fputc('\n', stderr);
 	sh->ctx->message[0] = '\0';
 }

@@ -71,14 +71,20 @@ FILE *pp_cli_tty_open(FILE *to)
 	return f;
 }
 
-void pp_cli_tty_puts(const char *s, FILE *to)
+void pp_cli_tty_write(const char *s, size_t n, FILE *to)
 {
 	bool after_c2 = false;
+
+	put_escaped(to, (const unsigned char *)s, n, &after_c2);
+	if (after_c2)
+		fputc(0xc2, to);
+}
+
+void pp_cli_tty_puts(const char *s, FILE *to)
+{
 	size_t n = 0;
 
 	while (s[n])
 		n++;
-	put_escaped(to, (const unsigned char *)s, n, &after_c2);
-	if (after_c2)
-		fputc(0xc2, to);
+	pp_cli_tty_write(s, n, to);
 }

@@ -17,5 +17,7 @@ FILE *pp_cli_tty_open(FILE *to);
 
 /* Write s to `to`, escaped as above. */
 void pp_cli_tty_puts(const char *s, FILE *to);
+/* The same for the n bytes at s (NUL bytes too, written \x00). */
+void pp_cli_tty_write(const char *s, size_t n, FILE *to);
 
 #endif

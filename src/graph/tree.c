@@ -815,6 +815,7 @@ done:
 	if (split && err >= 0 && pt.err < 0) {
 		err = pt.err;
 		memcpy(t->ctx->message, pt.ctx.message, sizeof(pt.ctx.message));
+		t->ctx->message_len = pt.ctx.message_len;
 	}
 	if (split && err >= 0)
 		err = join_part(b, &pt);

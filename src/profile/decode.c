@@ -889,6 +889,7 @@ static int walk_samples_split(struct decoder *d, struct sample_sink *k,
 		err = job->err;
 		memcpy(d->ctx->message, job->ctx.message,
 		       sizeof(d->ctx->message));
+		d->ctx->message_len = job->ctx.message_len;
 	}
 	if (err >= 0 && k->nsamples != mid_index)
 		err = bad(d, "sample count changed between walks");

@@ -256,31 +256,29 @@ uint32_t pp_profile_default_index(const struct pp_profile *p)
 
 static int unknown_index(const struct pp_profile *p, const char *spec)
 {
-	char names[512] = "";
-	size_t used = 0;
+	char msg[sizeof(p->ctx->message)];
+	int head = snprintf(msg, sizeof(msg),
+	                    "sample_index \"%s\" must be one of: [", spec);
+	size_t used = head < 0 ? 0 : (size_t)head;
 
-	/* Names whole; a NUL byte, which pprof prints raw but an error
-	 * line cannot hold, is written \x00. */
-	for (uint32_t i = 0; i < p->nsample_types; i++) {
+	/* The names whole, NUL bytes and all, as pprof prints them (the
+	 * command line escapes them on a terminal). */
+	for (uint32_t i = 0; i < p->nsample_types && used < sizeof(msg); i++) {
 		size_t tl;
 		const char *t =
 		        pp_profile_strn(p, p->sample_types[i].type, &tl);
 
-		if (i && used + 1 < sizeof(names))
-			names[used++] = ' ';
-		for (size_t k = 0; k < tl && used + 5 < sizeof(names); k++) {
-			if (t[k] == '\0') {
-				memcpy(names + used, "\\x00", 4);
-				used += 4;
-			} else {
-				names[used++] = t[k];
-			}
-		}
+		if (i)
+			msg[used++] = ' ';
+		if (tl > sizeof(msg) - used)
+			tl = sizeof(msg) - used;
+		memcpy(msg + used, t, tl);
+		used += tl;
 	}
-	names[used] = '\0';
-	return pp_error(p->ctx, PP_EUSAGE,
-	                "sample_index \"%s\" must be one of: [%s]", spec,
-	                names);
+	if (used < sizeof(msg))
+		msg[used++] = ']';
+	return pp_error_bytes(p->ctx, PP_EUSAGE, msg,
+	                      used < sizeof(msg) ? used : sizeof(msg));
 }
 
 int pp_profile_sample_index(const struct pp_profile *p, const char *spec,

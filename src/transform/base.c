@@ -22,28 +22,50 @@ static bool same_str(const struct pp_profile *a, pp_str sa,
 	return na == nb && memcmp(ta, tb, na) == 0;
 }
 
-static void describe_types(const struct pp_profile *p, char *buf, size_t size)
+/* The n bytes at s into buf (cut to fit); the new length. */
+static size_t put(char *buf, size_t used, size_t size, const char *s, size_t n)
 {
-	size_t used = 0;
+	if (used >= size)
+		return used;
+	if (n > size - used)
+		n = size - used;
+	memcpy(buf + used, s, n);
+	return used + n;
+}
 
-	buf[0] = '\0';
-	for (uint32_t i = 0; i < p->nsample_types && used < size; i++) {
-		int n = snprintf(buf + used, size - used, "%s%s/%s",
-		                 i ? " " : "",
-		                 pp_profile_str(p, p->sample_types[i].type),
-		                 pp_profile_str(p, p->sample_types[i].unit));
+static size_t put_text(char *buf, size_t used, size_t size, const char *s)
+{
+	return put(buf, used, size, s, strlen(s));
+}
 
-		if (n < 0)
-			break;
-		used += (size_t)n;
+/* p's sample types as "type/unit ...", names whole (NUL bytes too). */
+static size_t describe_types(const struct pp_profile *p, char *buf, size_t used,
+                             size_t size)
+{
+	for (uint32_t i = 0; i < p->nsample_types; i++) {
+		size_t tn, un;
+		const char *t =
+		        pp_profile_strn(p, p->sample_types[i].type, &tn);
+		const char *u =
+		        pp_profile_strn(p, p->sample_types[i].unit, &un);
+
+		if (i)
+			used = put_text(buf, used, size, " ");
+		used = put(buf, used, size, t, tn);
+		used = put_text(buf, used, size, "/");
+		used = put(buf, used, size, u, un);
 	}
+	return used;
 }
 
 int pp_profile_check_base(struct pp_ctx *ctx, const struct pp_profile *a,
                           const struct pp_profile *b,
                           const char *const names[2])
 {
-	char ta[256], tb[256];
+	char msg[sizeof(ctx->message)];
+	const char *bn = names && names[1] ? names[1] : "base";
+	const char *an = names && names[0] ? names[0] : "the profile";
+	size_t used = 0;
 	bool same = a->nsample_types == b->nsample_types;
 
 	for (uint32_t i = 0; same && i < a->nsample_types; i++)
@@ -53,12 +75,16 @@ int pp_profile_check_base(struct pp_ctx *ctx, const struct pp_profile *a,
 		                b->sample_types[i].unit);
 	if (same)
 		return 0;
-	describe_types(a, ta, sizeof(ta));
-	describe_types(b, tb, sizeof(tb));
-	return pp_error(ctx, PP_EUSAGE,
-	                "%s: base profile has sample types [%s], %s has [%s]",
-	                names && names[1] ? names[1] : "base", tb,
-	                names && names[0] ? names[0] : "the profile", ta);
+	used = put_text(msg, used, sizeof(msg), bn);
+	used = put_text(msg, used, sizeof(msg),
+	                ": base profile has sample types [");
+	used = describe_types(b, msg, used, sizeof(msg));
+	used = put_text(msg, used, sizeof(msg), "], ");
+	used = put_text(msg, used, sizeof(msg), an);
+	used = put_text(msg, used, sizeof(msg), " has [");
+	used = describe_types(a, msg, used, sizeof(msg));
+	used = put_text(msg, used, sizeof(msg), "]");
+	return pp_error_bytes(ctx, PP_EUSAGE, msg, used);
 }
 
 /* pprof's ScaleN: multiply value i by ratios[i] (rounding), keeping only

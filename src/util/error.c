@@ -21,6 +21,19 @@ const char *pp_ctx_message(const struct pp_ctx *ctx)
 	return ctx->message;
 }
 
+size_t pp_ctx_message_len(const struct pp_ctx *ctx)
+{
+	size_t n = strlen(ctx->message);
+
+	/* message_len stands only while the text it measured does: a
+	 * message cleared or rewritten in place ends at its own NUL. */
+	if (n > 0 && ctx->message_len > n &&
+	    ctx->message_len < sizeof(ctx->message) &&
+	    ctx->message[ctx->message_len] == '\0')
+		return ctx->message_len;
+	return n;
+}
+
 int pp_error(struct pp_ctx *ctx, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -28,6 +41,17 @@ int pp_error(struct pp_ctx *ctx, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(ctx->message, sizeof(ctx->message), fmt, ap);
 	va_end(ap);
+	ctx->message_len = 0;
+	return code;
+}
+
+int pp_error_bytes(struct pp_ctx *ctx, int code, const char *msg, size_t n)
+{
+	if (n > sizeof(ctx->message) - 1)
+		n = sizeof(ctx->message) - 1;
+	memcpy(ctx->message, msg, n);
+	ctx->message[n] = '\0';
+	ctx->message_len = n;
 	return code;
 }
 

@@ -31,6 +31,20 @@ void pp_web_views_free(struct pp_web_views *v)
 	free(v);
 }
 
+/* The ctx's message (or rc's text) into err, whole; its length. */
+static size_t copy_message(const struct pp_ctx *ctx, int rc, char *err,
+                           size_t errsize)
+{
+	const char *m = ctx->message[0] ? ctx->message : pp_strerror(rc);
+	size_t n = ctx->message[0] ? pp_ctx_message_len(ctx) : strlen(m);
+
+	if (n > errsize - 1)
+		n = errsize - 1;
+	memcpy(err, m, n);
+	err[n] = '\0';
+	return n;
+}
+
 /* The report for the request's parameters, from the session's cache
  * (borrowed until the next request). tree_only: the answer is made from
  * the report's tree alone (the flame graph and its pivot), which a refine
@@ -39,7 +53,7 @@ void pp_web_views_free(struct pp_web_views *v)
  * message. */
 static struct pp_report *report_for(struct pp_web_views *v, pp_web_get_fn get,
                                     void *data, bool tree_only, char *err,
-                                    size_t errsize, int *status)
+                                    size_t errsize, size_t *errlen, int *status)
 {
 	struct pp_cli_config cfg;
 	struct pp_view_opts view;
@@ -49,8 +63,10 @@ static struct pp_report *report_for(struct pp_web_views *v, pp_web_get_fn get,
 
 	*status = 400;
 	if (pp_web_query_config(v->base, get, data, &cfg, &key, err, errsize) <
-	    0)
+	    0) {
+		*errlen = strlen(err);
 		return NULL;
+	}
 	free(key);
 	v->ctx->message[0] = '\0';
 	/* The session copies what it keeps of the options. */
@@ -60,9 +76,7 @@ static struct pp_report *report_for(struct pp_web_views *v, pp_web_get_fn get,
 		             : pp_session_get_report(v->session, &view, &r);
 	pp_cli_config_release(&cfg);
 	if (rc < 0) {
-		snprintf(err, errsize, "%s",
-		         v->ctx->message[0] ? v->ctx->message
-		                            : pp_strerror(rc));
+		*errlen = copy_message(v->ctx, rc, err, errsize);
 		if (rc == PP_ENOMEM)
 			*status = 500;
 		return NULL;
@@ -70,14 +84,16 @@ static struct pp_report *report_for(struct pp_web_views *v, pp_web_get_fn get,
 	return r;
 }
 
-static int error_answer(const char *msg, int status, struct pp_web_answer *out)
+/* {"error": msg}, the n bytes at msg (a profile's names whole). */
+static int error_answer(const char *msg, size_t n, int status,
+                        struct pp_web_answer *out)
 {
 	FILE *f = open_memstream(&out->body, &out->size);
 
 	if (!f)
 		return -1;
 	fputs("{\"error\":", f);
-	pp_report_put_json_string(f, msg);
+	pp_report_put_json_bytes(f, msg, n);
 	fputs("}\n", f);
 	if (fclose(f) != 0)
 		return -1;
@@ -168,10 +184,11 @@ void pp_web_views_warm(struct pp_web_views *v)
 {
 	struct pp_report *r;
 	char err[1100];
+	size_t errlen;
 	int status;
 
 	if ((r = report_for(v, warm_param, NULL, true, err, sizeof(err),
-	                    &status)))
+	                    &errlen, &status)))
 		(void)pp_report_flame_cut(r, 1.0 / PP_WEB_CUT_WIDTH);
 }
 
@@ -179,10 +196,11 @@ void pp_web_views_warm_whole(struct pp_web_views *v)
 {
 	struct pp_report *r;
 	char err[1100];
+	size_t errlen;
 	int status;
 
 	if ((r = report_for(v, warm_param, NULL, true, err, sizeof(err),
-	                    &status)))
+	                    &errlen, &status)))
 		(void)pp_report_build_tree(r);
 }
 
@@ -197,13 +215,14 @@ int pp_web_views_answer(struct pp_web_views *v, const char *what,
 {
 	struct pp_report *r;
 	char err[1100];
+	size_t errlen;
 	FILE *f;
 	int rc = 0, status;
 
 	memset(out, 0, sizeof(*out));
 	if (!(r = report_for(v, get, data, strcmp(what, "flame") == 0, err,
-	                     sizeof(err), &status)))
-		return error_answer(err, status, out);
+	                     sizeof(err), &errlen, &status)))
+		return error_answer(err, errlen, status, out);
 	if (!(f = open_memstream(&out->body, &out->size)))
 		return -1;
 	v->ctx->message[0] = '\0';
@@ -254,10 +273,9 @@ int pp_web_views_answer(struct pp_web_views *v, const char *what,
 		out->body = NULL;
 		if (rc == PP_ENOMEM)
 			return -1;
-		snprintf(err, sizeof(err), "%s",
-		         v->ctx->message[0] ? v->ctx->message
-		                            : pp_strerror(rc));
-		return error_answer(err, rc == PP_ENOTFOUND ? 404 : 400, out);
+		errlen = copy_message(v->ctx, rc, err, sizeof(err));
+		return error_answer(err, errlen, rc == PP_ENOTFOUND ? 404 : 400,
+		                    out);
 	}
 	return 0;
 }

@@ -128,13 +128,46 @@ grep -av '^Period\|^Time\|^Duration' "$TMP/raw.want" >"$TMP/a"
 grep -av '^Period\|^Time\|^Duration' "$TMP/raw.got" >"$TMP/b"
 expect_same "$TMP/a" "$TMP/b" "proto read back"
 
-# -sample_index takes a type's whole name: "samp" is not "samp\0les".
+# -sample_index takes a type's whole name: "samp" is not "samp\0les". The
+# message quotes the names whole, as pprof: to a file or pipe with their
+# NUL bytes, as go tool pprof writes them; on a terminal escaped (\x00),
+# as every message that quotes a profile's names.
 T="$SRCDIR/testdata/names/nul_types.pb.gz"
 "$PPROF_C" top -sample_index=samp "$T" >"$TMP/out" 2>"$TMP/err" </dev/null
 RC=$?
 expect_status 2 "sample_index cut at the NUL"
-expect_err_line '^pprof-c: sample_index "samp" must be one of: \[samp\\x00les cpu\\x00x\]$' \
-	"sample_index cut at the NUL"
+cp "$TMP/err" "$TMP/out"
+py "sample_index: the names whole, NUL bytes raw" '
+want = b"pprof-c: sample_index \"samp\" must be one of: [samp\0les cpu\0x]\n"
+assert data == want, data'
+python3 - "$PPROF_C" "$T" >"$TMP/out" 2>"$TMP/pyerr" <<'EOPY'
+import os, pty, subprocess, sys
+m, s = pty.openpty()
+subprocess.run([sys.argv[1], "top", "-sample_index=samp", sys.argv[2]],
+               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=s)
+os.close(s)
+got = b""
+while True:
+    try:
+        b = os.read(m, 4096)
+    except OSError:
+        break
+    if not b:
+        break
+    got += b
+sys.stdout.buffer.write(got)
+EOPY
+py "sample_index on a terminal: NUL bytes escaped" '
+want = b"pprof-c: sample_index \"samp\" must be one of: [samp\x5cx00les cpu\x5cx00x]\r\n"
+assert data == want, data'
+# A base with other sample types: both lists whole.
+"$PPROF_C" top -base="$T" "$P" >"$TMP/out" 2>"$TMP/err" </dev/null
+RC=$?
+expect_status 2 "base with other types"
+cp "$TMP/err" "$TMP/out"
+py "base with other types: the names whole" '
+assert b"[samp\0les/count cpu\0x/nano\0s\xc3\xa9conds\xff]" in data, data
+assert b"[samples/count cpu/nanoseconds]\n" in data, data'
 "$PPROF_C" top -sample_index=cpu "$T" >"$TMP/out" 2>"$TMP/err" </dev/null
 RC=$?
 expect_status 2 "sample_index cpu"
