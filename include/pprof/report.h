@@ -383,16 +383,18 @@ int pp_report_flame_cut(struct pp_report *r, double min_share);
 int pp_report_build_tree(struct pp_report *r);
 
 /*
- * The flame graph pivoted on the function named pivot (a frame's display
- * name): with callers, the tree of its callers (pivot at the root, each
+ * The flame graph pivoted on the function named by the pivot_len bytes at
+ * pivot (a frame's display name, whole: NUL bytes and invalid UTF-8 too):
+ * with callers, the tree of its callers (pivot at the root, each
  * path from its outermost occurrences up to the stack's root, reversed);
  * else the tree of its callees (its subtrees merged). Values count each
  * sample once, at its outermost occurrence. The same JSON as
  * pp_report_flame_json, plus "pivot" and "side". PP_ENOTFOUND when no
  * frame has that name.
  */
-int pp_report_pivot_json(struct pp_report *r, const char *pivot, bool callers,
-                         double min_share, FILE *out);
+int pp_report_pivot_json(struct pp_report *r, const char *pivot,
+                         size_t pivot_len, bool callers, double min_share,
+                         FILE *out);
 
 /* ---- check: a gate for CI ---------------------------------------------- */
 

@@ -88,16 +88,17 @@ static uint32_t fnv1a(const char *s, size_t n)
 /* The package or module of a frame's name, the unit of its colour:
  * "compress/flate.(*compressor).write" -> "compress/flate",
  * "ns::Class::f" -> "ns", "main.f file.go:3" -> "main". */
-static size_t package_len(const char *name)
+static size_t package_len(const char *name, size_t len)
 {
-	const char *end = name + strcspn(name, " ");
+	const char *sp = memchr(name, ' ', len);
+	const char *end = sp ? sp : name + len;
 	const char *slash = NULL, *p;
 
 	for (p = name; p < end; p++)
 		if (*p == '/')
 			slash = p;
 	for (p = slash ? slash : name; p < end; p++) {
-		if (*p == '.' || (*p == ':' && p[1] == ':'))
+		if (*p == '.' || (*p == ':' && p + 1 < end && p[1] == ':'))
 			return (size_t)(p - name);
 		if (*p == '(' || *p == '<')
 			break;
@@ -105,10 +106,10 @@ static size_t package_len(const char *name)
 	return (size_t)(end - name);
 }
 
-/* Does name end with suffix? */
-static bool ends_with(const char *name, const char *suffix)
+/* Does name (n bytes) end with suffix? */
+static bool ends_with(const char *name, size_t n, const char *suffix)
 {
-	size_t n = strlen(name), k = strlen(suffix);
+	size_t k = strlen(suffix);
 
 	return n >= k && memcmp(name + n - k, suffix, k) == 0;
 }
@@ -116,16 +117,16 @@ static bool ends_with(const char *name, const char *suffix)
 /* flamegraph.pl's kinds of frame for java, js and perl, as the palette
  * a frame takes: JIT-compiled and the language's own code green, inlined
  * aqua, kernel orange, C++ yellow, the rest (native) red. */
-static enum palette frame_kind(enum palette p, const char *name)
+static enum palette frame_kind(enum palette p, const char *name, size_t len)
 {
 	static const char *const java_pkgs[] = {"java", "javax", "jdk", "net",
 	                                        "org",  "com",   "io",  "sun"};
 
-	if (ends_with(name, "_[k]"))
+	if (ends_with(name, len, "_[k]"))
 		return PAL_ORANGE;
-	if (ends_with(name, "_[i]"))
+	if (ends_with(name, len, "_[i]"))
 		return PAL_AQUA;
-	if (ends_with(name, "_[j]"))
+	if (ends_with(name, len, "_[j]"))
 		return PAL_GREEN;
 	switch (p) {
 	case PAL_JAVA:
@@ -151,21 +152,25 @@ static enum palette frame_kind(enum palette p, const char *name)
 	default:
 		break;
 	}
-	return strstr(name, "::") ? PAL_YELLOW : PAL_RED;
+	for (size_t i = 0; i + 1 < len; i++)
+		if (name[i] == ':' && name[i + 1] == ':')
+			return PAL_YELLOW;
+	return PAL_RED;
 }
 
 /* A colour of palette p for a frame named name: three numbers in [0, 1]
  * from a hash of the name, so a function has one colour in every graph
  * and run. The ranges are flamegraph.pl's. */
-static void palette_colour(enum palette p, const char *name, int rgb[3])
+static void palette_colour(enum palette p, const char *name, size_t len,
+                           int rgb[3])
 {
-	uint32_t h = fnv1a(name, strlen(name));
+	uint32_t h = fnv1a(name, len);
 	double v1 = (h & 0xff) / 255.0, v2 = (h >> 8 & 0xff) / 255.0,
 	       v3 = (h >> 16 & 0xff) / 255.0;
 	int r, g, b;
 
 	if (p == PAL_JAVA || p == PAL_JS || p == PAL_PERL)
-		p = frame_kind(p, name);
+		p = frame_kind(p, name, len);
 	switch (p) {
 	case PAL_MEM:
 		r = 0, g = 190 + (int)(50 * v2), b = (int)(210 * v1);
@@ -204,8 +209,10 @@ static void palette_colour(enum palette p, const char *name, int rgb[3])
 	rgb[2] = b;
 }
 
+/* The colour of a frame named by the len bytes at name: hashed whole, so
+ * names that differ after a NUL byte take their own colours. */
 static void frame_colour(const struct flame *f, const struct pp_tree_node *n,
-                         const char *name, int rgb[3])
+                         const char *name, size_t len, int rgb[3])
 {
 	if (f->diff) {
 		/* flamegraph.pl's difffolded colours: red grew, blue shrank,
@@ -226,13 +233,13 @@ static void frame_colour(const struct flame *f, const struct pp_tree_node *n,
 		return;
 	}
 	if (f->palette != PAL_PACKAGE) {
-		palette_colour(f->palette, name, rgb);
+		palette_colour(f->palette, name, len, rgb);
 		return;
 	}
 	{
 		/* The "hot" palette, picked by a stable hash of the package so
 		 * that one package has one colour in every graph. */
-		uint32_t h = fnv1a(name, package_len(name));
+		uint32_t h = fnv1a(name, package_len(name, len));
 
 		rgb[0] = (int)(205 + h % 50);
 		rgb[1] = (int)((h >> 8) % 230);
@@ -290,7 +297,7 @@ static void emit(const struct flame *f, const struct pp_tree_node *n,
 	int rgb[3] = {200, 200, 200};
 
 	if (!merged)
-		frame_colour(f, n, name, rgb);
+		frame_colour(f, n, name, name_len, rgb);
 	fprintf(f->out, "<g class=\"f\"%s><title>",
 	        merged ? " data-m=\"1\"" : "");
 	if (merged)

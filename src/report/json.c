@@ -200,6 +200,33 @@ int pp_report_top_json(struct pp_report *r, FILE *out)
 	return ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;
 }
 
+/* ---- names JSON cannot carry ------------------------------------------- */
+
+/* Whether JSON carries the n bytes at s exactly: valid UTF-8 (NUL bytes
+ * are \u0000); invalid bytes become U+FFFD, which loses them. */
+static bool json_exact(const char *s, size_t n)
+{
+	for (size_t i = 0, k; i < n; i += k)
+		if (!(k = pp_utf8_len((const unsigned char *)s + i, n - i)))
+			return false;
+	return true;
+}
+
+/* One member of "raw_names" for the k-th name, the n bytes at s, if JSON
+ * would not carry them exactly: "k": their hex, so that a page can name
+ * the function whole again (a pivot's pivotx, a colour's hash). */
+static void put_raw_name(FILE *out, bool *first, uint32_t k, const char *s,
+                         size_t n)
+{
+	if (json_exact(s, n))
+		return;
+	fprintf(out, "%s\"%u\":\"", *first ? "" : ",", k);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%02x", (unsigned char)s[i]);
+	fputc('"', out);
+	*first = false;
+}
+
 /* A flame graph's values are labelled as `pprof-c flame` labels them: each
  * in its own best unit ("auto") unless -unit names one. */
 static void put_flame_value(const struct pp_report *r, FILE *out, int64_t v)
@@ -366,6 +393,8 @@ int pp_report_flame_json(struct pp_report *r,
 		for (uint32_t f = 0; f <= t->graph->nnodes; f++)
 			if (name_ix[f])
 				by_ix[name_ix[f] - 1] = f;
+		bool first_raw = true;
+
 		for (uint32_t k = 0; k < nnames; k++) {
 			if (k)
 				fputc(',', out);
@@ -376,9 +405,15 @@ int pp_report_flame_json(struct pp_report *r,
 				        out, t->names + t->name_off[by_ix[k]],
 				        pp_tree_frame_len(t, by_ix[k]));
 		}
+		fputs("],\"raw_names\":{", out);
+		for (uint32_t k = 0; k < nnames; k++)
+			if (by_ix[k] != t->graph->nnodes)
+				put_raw_name(out, &first_raw, k,
+				             t->names + t->name_off[by_ix[k]],
+				             pp_tree_frame_len(t, by_ix[k]));
 		pp_free(r->ctx, by_ix);
 	}
-	fputs("]}\n", out);
+	fputs("}}\n", out);
 	pp_free(r->ctx, name_ix);
 	return ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;
 }
@@ -493,8 +528,8 @@ static void merged_release(struct merged *m)
 /* Fold every outermost occurrence of a frame named pivot into m: its
  * callers (the path up to the root, reversed) or its callees (its
  * subtree). */
-static int merge_pivot(const struct pp_tree *t, const char *pivot, bool callers,
-                       struct merged *m)
+static int merge_pivot(const struct pp_tree *t, const char *pivot,
+                       size_t pivot_len, bool callers, struct merged *m)
 {
 	uint32_t inside_end = 0; /* end of the current occurrence's subtree */
 	uint32_t *stack = NULL, base = 0;
@@ -531,7 +566,7 @@ static int merge_pivot(const struct pp_tree *t, const char *pivot, bool callers,
 			continue;
 		}
 		if (!pp_bytes_eq(pp_tree_name(t, i), pp_tree_name_len(t, i),
-		                 pivot, strlen(pivot)))
+		                 pivot, pivot_len))
 			continue;
 		inside_end = n->end;
 		m->value[0] += v;
@@ -568,8 +603,9 @@ done:
 	return err;
 }
 
-int pp_report_pivot_json(struct pp_report *r, const char *pivot, bool callers,
-                         double min_share, FILE *out)
+int pp_report_pivot_json(struct pp_report *r, const char *pivot,
+                         size_t pivot_len, bool callers, double min_share,
+                         FILE *out)
 {
 	struct merged m;
 	const struct pp_tree *t;
@@ -583,11 +619,22 @@ int pp_report_pivot_json(struct pp_report *r, const char *pivot, bool callers,
 	m.ctx = r->ctx;
 	if ((err = pp_report__tree(r, &t)) < 0)
 		return err;
-	if ((err = merge_pivot(t, pivot, callers, &m)) < 0)
+	if ((err = merge_pivot(t, pivot, pivot_len, callers, &m)) < 0)
 		goto done;
 	if (m.value[0] == 0 && m.delta[0] == 0) {
-		err = pp_error(r->ctx, PP_ENOTFOUND,
-		               "no frame named %s in the flame graph", pivot);
+		/* The name whole in the message, NUL bytes too. */
+		char msg[sizeof(r->ctx->message)];
+		static const char head[] = "no frame named ",
+		                  tail[] = " in the flame graph";
+		size_t n = pivot_len < sizeof(msg) - sizeof(head) - sizeof(tail)
+		                   ? pivot_len
+		                   : sizeof(msg) - sizeof(head) - sizeof(tail);
+
+		memcpy(msg, head, sizeof(head) - 1);
+		memcpy(msg + sizeof(head) - 1, pivot, n);
+		memcpy(msg + sizeof(head) - 1 + n, tail, sizeof(tail) - 1);
+		err = pp_error_bytes(r->ctx, PP_ENOTFOUND, msg,
+		                     sizeof(head) - 1 + n + sizeof(tail) - 1);
 		goto done;
 	}
 	/* Children lists, each sorted by name, then a depth-first walk. */
@@ -625,7 +672,7 @@ int pp_report_pivot_json(struct pp_report *r, const char *pivot, bool callers,
 		goto done;
 	fprintf(out, ",\"diff\":%s,\"root\":0,\"path\":[],\"pivot\":",
 	        t->has_base ? "true" : "false");
-	pp_report_put_json_string(out, pivot);
+	pp_report_put_json_bytes(out, pivot, pivot_len);
 	fprintf(out,
 	        ",\"side\":\"%s\",\"fields\":[\"id\",\"depth\",\"name\","
 	        "\"value\",\"self\",\"value_str\",\"self_str\",\"pct\","
@@ -674,13 +721,29 @@ int pp_report_pivot_json(struct pp_report *r, const char *pivot, bool callers,
 		if (k)
 			fputc(',', out);
 		if (i == 0)
-			pp_report_put_json_string(out, pivot);
+			pp_report_put_json_bytes(out, pivot, pivot_len);
 		else
 			pp_report_put_json_bytes(
 			        out, t->names + t->name_off[m.frame[i]],
 			        pp_tree_frame_len(t, m.frame[i]));
 	}
-	fputs("]}\n", out);
+	fputs("],\"raw_names\":{", out);
+	{
+		bool first_raw = true;
+
+		for (uint32_t k = 0; k < emitted; k++) {
+			uint32_t i = order[k];
+
+			if (i == 0)
+				put_raw_name(out, &first_raw, k, pivot,
+				             pivot_len);
+			else
+				put_raw_name(out, &first_raw, k,
+				             t->names + t->name_off[m.frame[i]],
+				             pp_tree_frame_len(t, m.frame[i]));
+		}
+	}
+	fputs("}}\n", out);
 	err = ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;
 done:
 	pp_free(r->ctx, first);

@@ -307,6 +307,19 @@ static const char *get_arg(void *data, const char *name)
 	return MHD_lookup_connection_value(data, MHD_GET_ARGUMENT_KIND, name);
 }
 
+/* The same with its length: a value may hold NUL bytes (%00). */
+static const char *get_arg_n(void *data, const char *name, size_t *len)
+{
+	const char *v = NULL;
+	size_t n = 0;
+
+	if (MHD_lookup_connection_value_n(data, MHD_GET_ARGUMENT_KIND, name,
+	                                  strlen(name), &v, &n) != MHD_YES)
+		return NULL;
+	*len = n;
+	return v;
+}
+
 /* The views the page shell serves, at pprof's paths. */
 static bool is_view(const char *url)
 {
@@ -328,7 +341,7 @@ answer_data(struct server *s, struct MHD_Connection *conn, const char *what)
 	int rc;
 
 	pthread_mutex_lock(&s->lock);
-	rc = pp_web_views_answer(s->views, what, get_arg, conn, &a);
+	rc = pp_web_views_answer(s->views, what, get_arg, get_arg_n, conn, &a);
 	pthread_mutex_unlock(&s->lock);
 	if (rc < 0)
 		return send_text(conn, 500, "out of memory\n");

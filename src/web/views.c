@@ -209,8 +209,63 @@ bool pp_web_views_flame_served(const struct pp_web_views *v)
 	return v->flame_served;
 }
 
+/* A hex digit's value, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The pivot's name, whole: pivotx (its bytes in hex, for names a URL made
+ * from JSON text cannot spell: invalid UTF-8) or pivot (its value with its
+ * length, so a NUL byte, %00, is part of the name). *buf: the decoded hex,
+ * to free. NULL, with *len 0, when neither is given; NULL with *len 1
+ * for malformed hex. */
+static const char *pivot_name(pp_web_get_fn get, pp_web_get_n_fn get_n,
+                              void *data, char **buf, size_t *len)
+{
+	const char *x = get(data, "pivotx"), *p;
+
+	*buf = NULL;
+	*len = 0;
+	if (x && *x) {
+		size_t n = strlen(x);
+
+		if (n % 2 || !(*buf = malloc(n / 2 + 1))) {
+			*len = 1;
+			return NULL;
+		}
+		for (size_t i = 0; i < n; i += 2) {
+			int hi = hex_digit(x[i]), lo = hex_digit(x[i + 1]);
+
+			if (hi < 0 || lo < 0) {
+				free(*buf);
+				*buf = NULL;
+				*len = 1;
+				return NULL;
+			}
+			(*buf)[i / 2] = (char)(hi << 4 | lo);
+		}
+		*len = n / 2;
+		return *buf;
+	}
+	p = get_n ? get_n(data, "pivot", len) : get(data, "pivot");
+	if (p && !get_n)
+		*len = strlen(p);
+	if (!p || *len == 0) {
+		*len = 0;
+		return NULL;
+	}
+	return p;
+}
+
 int pp_web_views_answer(struct pp_web_views *v, const char *what,
-                        pp_web_get_fn get, void *data,
+                        pp_web_get_fn get, pp_web_get_n_fn get_n, void *data,
                         struct pp_web_answer *out)
 {
 	struct pp_report *r;
@@ -234,18 +289,25 @@ int pp_web_views_answer(struct pp_web_views *v, const char *what,
 		struct pp_flame_json_opts o = {0, 0};
 		double width = number_param(get, data, "width", 0);
 
-		const char *pivot = get(data, "pivot");
+		char *buf;
+		size_t plen;
+		const char *pivot = pivot_name(get, get_n, data, &buf, &plen);
 		const char *side = get(data, "side");
 
 		o.root = (uint32_t)number_param(get, data, "root", 0);
 		/* Only the frames at least a pixel wide. */
 		o.min_share = width >= 1 ? 1.0 / width : 0;
-		if (pivot && *pivot)
+		if (pivot)
 			rc = pp_report_pivot_json(
-			        r, pivot, !side || strcmp(side, "callees") != 0,
+			        r, pivot, plen,
+			        !side || strcmp(side, "callees") != 0,
 			        o.min_share, f);
+		else if (plen)
+			rc = pp_error(v->ctx, PP_EUSAGE,
+			              "pivotx: not a name's bytes in hex");
 		else
 			rc = pp_report_flame_json(r, &o, f);
+		free(buf);
 		v->flame_served = true;
 	} else if (strcmp(what, "source") == 0) {
 		const char *re = get(data, "f");

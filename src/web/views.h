@@ -37,8 +37,13 @@ struct pp_web_answer {
  * sample type) are answers too: status 400 and {"error": "..."}. -1 only
  * when out of memory.
  */
+/* A parameter's value and its length (NUL bytes, %00, included); NULL
+ * when absent. */
+typedef const char *(*pp_web_get_n_fn)(void *data, const char *name,
+                                       size_t *len);
+
 int pp_web_views_answer(struct pp_web_views *v, const char *what,
-                        pp_web_get_fn get, void *data,
+                        pp_web_get_fn get, pp_web_get_n_fn get_n, void *data,
                         struct pp_web_answer *out);
 
 /*

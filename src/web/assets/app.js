@@ -59,9 +59,10 @@
     return body;
   }
 
-  // A regexp that matches exactly the given names, as pprof builds it.
+  // A regexp that matches exactly the given names, as pprof builds it. A
+  // NUL byte is spelt \x00: a parameter is C text on the server.
   function namesRegexp(names) {
-    const quoted = [...names].map((n) => n.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&"));
+    const quoted = [...names].map((n) => n.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&").replace(/\0/g, "\\x00"));
     return quoted.length === 1 ? "^" + quoted[0] + "$" : "^(?:" + quoted.join("|") + ")$";
   }
 
@@ -178,26 +179,49 @@
 
   const ROW = 18;
 
-  function fnv1a(s) {
+  function fnv1a(bytes) {
     let h = 0x811c9dc5;
-    for (let i = 0; i < s.length; i++) {
-      h ^= s.charCodeAt(i) & 0xff;
+    for (const b of bytes) {
+      h ^= b;
       h = Math.imul(h, 16777619) >>> 0;
     }
     return h >>> 0;
   }
 
-  // The package of a name, the unit of its colour (as `pprof-c flame`).
+  // A name's bytes, whole: the profile's own when JSON could not carry
+  // them (d.raw_names: invalid UTF-8, in hex), else its UTF-8.
+  const utf8 = new TextEncoder();
+  function rawName(d, i) {
+    return (d.raw_names && d.raw_names[i]) || "";
+  }
+  function nameBytes(d, i) {
+    const raw = rawName(d, i);
+    if (!raw) return utf8.encode(d.names[i]);
+    const b = new Uint8Array(raw.length / 2);
+    for (let k = 0; k < b.length; k++) b[k] = parseInt(raw.substr(2 * k, 2), 16);
+    return b;
+  }
+
+  // The package of a name's bytes, the unit of its colour (as `pprof-c
+  // flame`, which hashes the same bytes).
   function packageOf(name) {
-    let end = name.indexOf(" ");
+    const SP = 32, SLASH = 47, DOT = 46, COLON = 58, LPAREN = 40, LT = 60;
+    let end = name.indexOf(SP);
     if (end < 0) end = name.length;
-    const slash = name.lastIndexOf("/", end - 1);
+    const slash = end > 0 ? name.lastIndexOf(SLASH, end - 1) : -1;
     for (let p = slash >= 0 ? slash : 0; p < end; p++) {
       const c = name[p];
-      if (c === "." || (c === ":" && name[p + 1] === ":")) return name.slice(0, p);
-      if (c === "(" || c === "<") break;
+      if (c === DOT || (c === COLON && p + 1 < end && name[p + 1] === COLON)) return name.subarray(0, p);
+      if (c === LPAREN || c === LT) break;
     }
-    return name.slice(0, end);
+    return name.subarray(0, end);
+  }
+
+  // The parameters that name a function to pivot on, whole: pivot (its
+  // text; a NUL byte travels as %00), or pivotx (its bytes in hex) for a
+  // name JSON could not carry.
+  function pivotParams(name, raw) {
+    return raw ? { pivot: null, pivotx: raw } : { pivot: name, pivotx: null };
   }
 
   function frameColour(d, node, maxDelta) {
@@ -208,7 +232,7 @@
       if (delta < 0) return "rgb(" + v + "," + v + ",255)";
       return "rgb(250,250,250)";
     }
-    const h = fnv1a(packageOf(d.names[node[2]]));
+    const h = fnv1a(packageOf(nameBytes(d, node[2])));
     return "rgb(" + (205 + h % 50) + "," + ((h >>> 8) % 230) + "," + ((h >>> 20) % 55) + ")";
   }
 
@@ -225,7 +249,7 @@
 
   // Draw d's frames into box: root at the bottom (a flame graph) or at the
   // top (inverted: an icicle). Returns the frames drawn.
-  function drawFrames(box, d, inverted, selectedName) {
+  function drawFrames(box, d, inverted, selected) {
     box.textContent = "";
     const frames = [];
     const width = box.clientWidth || 1200;
@@ -257,7 +281,8 @@
       if (w > 24) f.textContent = name;
       f.dataset.id = n[0];
       f.dataset.name = name;
-      if (name === selectedName) f.classList.add("selected");
+      f.dataset.raw = rawName(d, n[2]);
+      if (selected && name === selected.name && f.dataset.raw === selected.raw) f.classList.add("selected");
       frames.push({ f, n, name, d });
       box.appendChild(f);
     }
@@ -275,50 +300,60 @@
     const callersB = button("Callers", "callers", "the callers of the selected function (pprof's pivot)");
     const sandwichB = button("Sandwich", "sandwich", "the callers above and the callees below the selected function");
     const back = button("Flame graph", "back", "the whole flame graph");
-    const pivot = staticData ? null : params.get("pivot");
+    const pivotx = staticData ? null : params.get("pivotx");
+    const pivot = staticData ? null : (pivotx ? null : params.get("pivot"));
+    const pivoted = !!(pivot || pivotx);
     const side = params.get("side") === "sandwich" ? "sandwich" : "callers";
     bar.append(icicle);
     if (!staticData) bar.append(callersB, sandwichB);
-    if (pivot) bar.append(back);
+    if (pivoted) bar.append(back);
     bar.append(trail);
     content.append(bar);
     const box = el("div"); box.id = "flame";
     const lower = el("div"); lower.id = "flame-callees";
-    if (pivot && side === "sandwich") {
-      content.append(el("h3", "flame-title", "Callers of " + pivot), box,
-                     el("h3", "flame-title", "Callees of " + pivot), lower);
-    } else if (pivot) {
-      content.append(el("h3", "flame-title", "Callers of " + pivot), box);
+    // The titles name the function as the answer spells it (pivotx is
+    // bytes in hex).
+    const callersTitle = el("h3", "flame-title", "Callers of " + (pivot || ""));
+    const calleesTitle = el("h3", "flame-title", "Callees of " + (pivot || ""));
+    if (pivoted && side === "sandwich") {
+      content.append(callersTitle, box, calleesTitle, lower);
+    } else if (pivoted) {
+      content.append(callersTitle, box);
     } else {
       content.append(box);
     }
     let inverted = localStorage.getItem("pprof-c.icicle") !== "false";
-    let selectedName = pivot;
+    // The selected function: its name and, for a name JSON cannot carry,
+    // its bytes in hex.
+    let selected = pivot ? { name: pivot, raw: "" } : null;
     let d = null, dLower = null;
     let frames = [];
 
     async function load(root) {
       const width = String(Math.max(200, box.clientWidth || 1200));
       if (staticData) d = zoomLocal(staticData.flame, root);
-      else if (pivot) {
-        d = await api("flame", { pivot, side: "callers", width });
-        if (side === "sandwich") dLower = await api("flame", { pivot, side: "callees", width });
+      else if (pivoted) {
+        d = await api("flame", { side: "callers", width });
+        if (side === "sandwich") dLower = await api("flame", { side: "callees", width });
+        callersTitle.textContent = "Callers of " + d.pivot;
+        calleesTitle.textContent = "Callees of " + d.pivot;
+        selected = { name: d.pivot, raw: rawName(d, 0) };
       } else d = await api("flame", { root: root ? String(root) : null, width });
       fillHeader(d);
       draw();
     }
 
     function draw() {
-      if (pivot) {
+      if (pivoted) {
         // Callers grow up from the function; in a sandwich its callees
         // hang below it.
-        frames = drawFrames(box, d, false, selectedName);
-        if (dLower) frames = frames.concat(drawFrames(lower, dLower, true, selectedName));
+        frames = drawFrames(box, d, false, selected);
+        if (dLower) frames = frames.concat(drawFrames(lower, dLower, true, selected));
       } else {
-        frames = drawFrames(box, d, inverted, selectedName);
+        frames = drawFrames(box, d, inverted, selected);
       }
       trail.textContent = "";
-      if (!pivot && d.root !== 0) {
+      if (!pivoted && d.root !== 0) {
         const top = el("a", "", "root");
         top.addEventListener("click", () => load(0));
         trail.appendChild(top);
@@ -352,15 +387,15 @@
     function onClick(ev) {
       const f = ev.target.closest(".frame");
       if (!f) return;
-      const name = f.dataset.name;
-      if (pivot) {
+      const name = f.dataset.name, raw = f.dataset.raw || "";
+      if (pivoted) {
         // In a pivot view a click pivots on that function.
-        location.href = viewURL("flamegraph", { pivot: name, side });
+        location.href = viewURL("flamegraph", Object.assign(pivotParams(name, raw), { side }));
         return;
       }
       const id = Number(f.dataset.id);
-      selectedName = name === "root" ? null : name;
-      state.selected = new Set(selectedName ? [selectedName] : []);
+      selected = name === "root" && !raw ? null : { name, raw };
+      state.selected = new Set(selected ? [selected.name] : []);
       load(id === d.root ? (d.path.length ? d.path[d.path.length - 1].id : 0) : id);
     }
     function onMove(ev) {
@@ -390,13 +425,12 @@
     });
     icicle.classList.toggle("on", inverted);
     const pivotTo = (s) => () => {
-      const name = selectedName || [...state.selected][0];
-      if (!name) { showError("Click a frame first: its function is the one pivoted on."); return; }
-      location.href = viewURL("flamegraph", { pivot: name, side: s });
+      if (!selected) { showError("Click a frame first: its function is the one pivoted on."); return; }
+      location.href = viewURL("flamegraph", Object.assign(pivotParams(selected.name, selected.raw), { side: s }));
     };
     callersB.addEventListener("click", pivotTo("callers"));
     sandwichB.addEventListener("click", pivotTo("sandwich"));
-    back.addEventListener("click", () => { location.href = viewURL("flamegraph", { pivot: null, side: null }); });
+    back.addEventListener("click", () => { location.href = viewURL("flamegraph", { pivot: null, pivotx: null, side: null }); });
     state.onSearch = (text) => {
       let re = null;
       try { re = text ? new RegExp(text) : null; } catch (e) { re = null; }
