@@ -320,7 +320,9 @@ int pp_report_disasm_max(struct pp_report *r, const char *symbol, int max_funcs,
 int pp_report_weblist(struct pp_report *r, const char *symbol, FILE *out);
 
 /* The same listing as JSON (the web UI's source view, docs/web-api.md),
- * of the max_funcs heaviest matching functions (negative: all). */
+ * of the max_funcs heaviest matching functions with a binary (negative:
+ * all), locations without one listed from their own lines as the page
+ * lists them; files heaviest first, at most 50, as pprof's web UI. */
 int pp_report_weblist_json(struct pp_report *r, const char *symbol,
                            int max_funcs, FILE *out);
 

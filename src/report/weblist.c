@@ -757,8 +757,11 @@ static int print_insn(struct wl *w, const struct sink *k, const struct rec *x,
 	value_or_dot(w->r, in->flat, &fs);
 	value_or_dot(w->r, in->cum, &cs);
 	if (k->json) {
-		fprintf(out, "%s{\"new_block\":%s,\"flat\":", first ? "" : ",",
-		        new_block ? "true" : "false");
+		/* synthetic: no instruction of a binary, only a place for
+		 * the calls inlined below the line (no row of its own). */
+		fprintf(out, "%s{\"new_block\":%s,\"synthetic\":%s,\"flat\":",
+		        first ? "" : ",", new_block ? "true" : "false",
+		        in->synthetic ? "true" : "false");
 		put_value_json(out, &fs);
 		fputs(",\"cum\":", out);
 		put_value_json(out, &cs);
@@ -995,20 +998,97 @@ static int print_function(struct wl *w, const struct sink *k,
 	return 0;
 }
 
-static int print_files(struct wl *w, const struct sink *k)
+/* One file's records, recs[first, end), and its flat value. */
+struct file_span {
+	size_t first, end;
+	int64_t flat;
+};
+
+/* Heavier first; then by name, the records' order. */
+static int span_cmp(const void *pa, const void *pb)
 {
-	bool first_fn = true;
-	int err;
+	const struct file_span *x = pa, *y = pb;
+
+	if (x->flat != y->flat)
+		return x->flat > y->flat ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int u32_cmp(const void *pa, const void *pb)
+{
+	uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The files of w's records in the order to print them, into *out: by
+ * name (the page, as pprof's weblist), or for the web UI's source view
+ * (by_flat), as pprof's web UI lists them: heaviest first (each
+ * instruction counted once per file), at most max_files. */
+static int file_spans(struct wl *w, bool by_flat, size_t max_files,
+                      struct file_span **out, size_t *nout)
+{
+	struct pp_ctx *ctx = w->r->ctx;
+	struct file_span *v = NULL;
+	uint32_t *ids = NULL;
+	size_t nv = 0, cap = 0;
+	int err = 0;
 
 	for (size_t i = 0, j; i < w->nrecs; i = j) {
-		struct fn_range *fns = NULL;
-		size_t nfns = 0;
-
 		for (j = i; j < w->nrecs && w->recs[j].file == w->recs[i].file;
 		     j++)
 			;
+		if ((err = pp_grow(ctx, (void **)&v, &cap, nv + 1,
+		                   sizeof(*v))) < 0)
+			goto fail;
+		v[nv++] = (struct file_span){i, j, 0};
+	}
+	if (by_flat && nv > 0) {
+		if (!(ids = pp_malloc(ctx, w->nrecs * sizeof(*ids)))) {
+			err = pp_error(ctx, PP_ENOMEM, "out of memory");
+			goto fail;
+		}
+		for (size_t f = 0; f < nv; f++) {
+			size_t n = v[f].end - v[f].first;
+
+			for (size_t q = 0; q < n; q++)
+				ids[q] = w->recs[v[f].first + q].insn;
+			qsort(ids, n, sizeof(*ids), u32_cmp);
+			for (size_t q = 0; q < n; q++)
+				if (q == 0 || ids[q] != ids[q - 1])
+					v[f].flat += w->a->insns[ids[q]].flat;
+		}
+		qsort(v, nv, sizeof(*v), span_cmp);
+		if (nv > max_files)
+			nv = max_files;
+	}
+	pp_free(ctx, ids);
+	*out = v;
+	*nout = nv;
+	return 0;
+fail:
+	pp_free(ctx, v);
+	return err;
+}
+
+/* pprof's web UI lists this many files in its source view. */
+#define WEB_MAX_FILES 50
+
+static int print_files(struct wl *w, const struct sink *k)
+{
+	bool first_fn = true;
+	struct file_span *spans = NULL;
+	size_t nspans = 0;
+	int err;
+
+	if ((err = file_spans(w, k->json, WEB_MAX_FILES, &spans, &nspans)) < 0)
+		return err;
+	for (size_t s = 0; s < nspans; s++) {
+		struct fn_range *fns = NULL;
+		size_t nfns = 0, i = spans[s].first, j = spans[s].end;
+
 		if ((err = functions(w, w->recs + i, j - i, &fns, &nfns)) < 0)
-			return err;
+			break;
 		for (size_t f = 0; f < nfns; f++) {
 			if (fns[f].cum == 0)
 				continue;
@@ -1017,15 +1097,16 @@ static int print_files(struct wl *w, const struct sink *k)
 				err = pp_error_interrupted(w->r->ctx);
 			if (err < 0 ||
 			    (err = print_function(w, k, w->recs + i, j - i,
-			                          &fns[f], first_fn)) < 0) {
-				pp_free(w->r->ctx, fns);
-				return err;
-			}
+			                          &fns[f], first_fn)) < 0)
+				break;
 			first_fn = false;
 		}
 		pp_free(w->r->ctx, fns);
+		if (err < 0)
+			break;
 	}
-	return 0;
+	pp_free(w->r->ctx, spans);
+	return err < 0 ? err : 0;
 }
 
 static void wl_release(struct wl *w)
@@ -1040,8 +1121,8 @@ static void wl_release(struct wl *w)
 }
 
 /* The records of symbol's listing: with synthetic, also of the locations
- * whose binary was not read, from their own lines (the page; the web UI
- * answers with list's text there instead). */
+ * whose binary was not read, from their own lines (the page and the web
+ * UI's source view, as pprof's). */
 static int build(struct pp_report *r, const char *symbol, int max_funcs,
                  bool synthetic, struct wl *w)
 {
@@ -1204,7 +1285,7 @@ int pp_report_weblist_json(struct pp_report *r, const char *symbol,
 	char tot[64];
 	int err;
 
-	if ((err = build(r, symbol, max_funcs, false, &w)) < 0)
+	if ((err = build(r, symbol, max_funcs, true, &w)) < 0)
 		goto done;
 	fputs("{\"total\":", out);
 	pp_report_put_json_bytes(

@@ -146,8 +146,8 @@ static int text_json(struct pp_report *r, const char *what, const char *regex,
 }
 
 /* The source view: weblist's listing (source lines with their
- * instructions) when the binaries can be read, as pprof's /ui/source;
- * else `list`'s text. */
+ * instructions, or where a binary cannot be read the calls inlined below
+ * them), as pprof's /ui/source; `list`'s text only when weblist fails. */
 static int source_json(struct pp_report *r, const char *regex, FILE *f)
 {
 	char *text = NULL;

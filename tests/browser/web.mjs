@@ -311,14 +311,27 @@ try {
   const after2 = await page.$eval("#graph svg", (s) => s.getAttribute("viewBox"));
   check(before2 !== after2, "graph: the wheel zooms", before2 + " -> " + after2);
   await page.screenshot({ path: path.join(artifacts, "web-graph.png") });
-  for (const [view, cmd] of [["peek", "peek"], ["source", "list"]]) {
-    await page.goto(server.url + "/ui/" + view + "?f=main.mix");
-    await page.waitForSelector("body[data-ready]");
-    const text = await page.textContent("pre.report");
-    const expected = cli([cmd, "-focus=main.mix", "main.mix", cpu]);
-    check(text === expected, view + ": the text equals `pprof-c " + cmd + " -focus=main.mix main.mix`",
-          text.slice(0, 80) + " | " + expected.slice(0, 80));
-  }
+  await page.goto(server.url + "/ui/peek?f=main.mix");
+  await page.waitForSelector("body[data-ready]");
+  const peekText = await page.textContent("pre.report");
+  const peekWant = cli(["peek", "-focus=main.mix", "main.mix", cpu]);
+  check(peekText === peekWant, "peek: the text equals `pprof-c peek -focus=main.mix main.mix`",
+        peekText.slice(0, 80) + " | " + peekWant.slice(0, 80));
+  // The source view without the binary: weblist's listing, as pprof's web
+  // UI shows it; each function's text as `pprof-c weblist` writes it on
+  // its page (the calls inlined below a line included, hidden).
+  await page.goto(server.url + "/ui/source?f=main.mix");
+  await page.waitForSelector("body[data-ready]");
+  const srcFns = await page.$$eval("#source-weblist pre", (ps) => ps.map((p) => p.textContent));
+  const mixFile = path.join(tmp, "mix.html");
+  execFileSync(bin, ["weblist", "-focus=main.mix", "-output=" + mixFile, "main.mix", cpu], { stdio: "ignore" });
+  const unescape = (t) => t.replace(/<[^>]*>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#34;/g, "\"")
+    .replace(/&#39;/g, "'").replace(/&#43;/g, "+").replace(/&amp;/g, "&");
+  const wlFns = [...fs.readFileSync(mixFile, "utf8").matchAll(/<pre onClick="pprof_toggle_asm\(event\)">\n([\s\S]*?)\n<\/pre>/g)]
+    .map((m) => unescape(m[1]));
+  check(srcFns.length > 0 && JSON.stringify(srcFns) === JSON.stringify(wlFns),
+        "source: each function as `pprof-c weblist -focus=main.mix main.mix` lists it",
+        JSON.stringify(srcFns).slice(0, 300) + " | " + JSON.stringify(wlFns).slice(0, 300));
 
   // ---- named configurations in pprof's settings.json ----
   await page.goto(server.url + "/ui/top?f=main");

@@ -38,6 +38,35 @@ if command -v curl >/dev/null; then
 	expect_same "$TMP/want.cols" "$TMP/got.cols" "/download?f=main read back"
 	code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: attacker.example' "$URL/api/top")
 	if [ "$code" = 403 ]; then ok; else bad "foreign Host answered $code"; fi
+	# /ui/source without the binary: weblist's listing, as pprof's web UI
+	# shows it, with the numbers of `pprof-c weblist`'s page: each
+	# function, its lines' values and classes, the source text and the
+	# calls inlined below each line (files heaviest first, not by name).
+	curl -s -o "$TMP/source.json" "$URL/api/source?f=main%5C."
+	(cd "$SRCDIR" && "$PPROF_C" weblist 'main\.' -output="$TMP/wl.html" "$CPU" 2>/dev/null)
+	if python3 - "$TMP/source.json" "$TMP/wl.html" 2>"$TMP/pyerr" <<'EOPY'; then ok; else bad "/api/source against weblist: $(tail -1 "$TMP/pyerr")"; fi
+import html, json, re, sys
+w = json.load(open(sys.argv[1]))["weblist"]
+page = open(sys.argv[2], encoding="utf-8").read()
+want = []
+for part in page.split("<h2>")[1:]:
+    name, rest = part.split("</h2>", 1)
+    file = re.search(r'<p class="filename">(.*?)</p>', rest).group(1)
+    tot = re.search(r"  Total:  +(\S+) +(\S+) \(flat, cum\) +(\S+)", rest)
+    lines = []
+    for m in re.finditer(r"<span class=line> +(\d+)</span> <span class=(\w+)>  +(\S+) +(\S+) {11}(.*?) </span>(<span class=asm>(.*?)</span>\n(?=<span class=line>|</pre>))?", rest, re.S):
+        calls = re.findall(r"<span class=inlinesrc>(.*?)</span>", m.group(7) or "")
+        lines.append((int(m.group(1)), m.group(2), m.group(3), m.group(4), html.unescape(m.group(5)), [html.unescape(c) for c in calls]))
+    want.append((html.unescape(name), html.unescape(file), tot.group(1), tot.group(2), tot.group(3), lines))
+got = []
+for f in w["functions"]:
+    lines = [(l["line"], l["class"], l["flat"], l["cum"], l["src"],
+              [c["src"] for i in l["instructions"] for c in i["inlined_calls"]]) for l in f["lines"]]
+    assert all(i["synthetic"] for l in f["lines"] for i in l["instructions"]), f["name"]
+    got.append((f["name"], f["file"], f["flat"], f["cum"], f["percent"].strip(), lines))
+assert len(want) > 40 and sum(len(c) for f in want for l in f[5] for c in [l[5]]) > 50, len(want)
+assert sorted(got) == sorted(want), [x for x in got if x not in want][:1] or [x for x in want if x not in got][:1]
+EOPY
 fi
 kill -INT $PID
 wait $PID

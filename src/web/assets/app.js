@@ -620,6 +620,8 @@
             asm.appendChild(el("span", "unimportant", c.file_base + ":" + c.line));
             asm.appendChild(document.createTextNode("\n"));
           }
+          // A location without its binary: its inlined calls alone.
+          if (ins.synthetic) continue;
           const row = el("span", "insn", " " + pad("", 8) + " " + pad(ins.flat, 10) + " " + pad(ins.cum, 10) + " " +
             pad(ins.address, 8) + ": " + ins.disasm + " ");
           row.dataset.address = ins.address;
