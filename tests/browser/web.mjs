@@ -419,6 +419,49 @@ try {
   await stop(server);
   server = null;
 
+  // ---- names with NUL bytes and invalid UTF-8: pivoted on whole ----
+  // testdata/names/nul.pb.gz: "a\0x" and "a\0y" differ only after a NUL,
+  // "b\xff\xfe" is invalid UTF-8. Each is its own pivot, at its own cum,
+  // and each frame has the colour `pprof-c flame` gives it.
+  const nul = "testdata/names/nul.pb.gz";
+  server = await serve([nul]);
+  const nulTop = cliTop([nul]);
+  const nulFlame = cli(["flame", nul]);
+  const svgFill = (title) => {
+    const i = nulFlame.indexOf("<title>" + title + " (");
+    const m = i < 0 ? null : /fill="(rgb\(\d+,\d+,\d+\))"/.exec(nulFlame.slice(i));
+    return m ? m[1].replace(/,/g, ", ") : "none";
+  };
+  for (const [name, svgTitle, param] of [["a\u0000x", "a\\x00x", ["pivot", "a\u0000x"]],
+                                         ["a\u0000y", "a\\x00y", ["pivot", "a\u0000y"]],
+                                         ["b\ufffd\ufffd", "b\ufffd\ufffd", ["pivotx", "62fffe"]]]) {
+    await page.goto(server.url + "/ui/flamegraph");
+    await page.waitForSelector("body[data-ready]");
+    const bg = await page.evaluate((n) => {
+      const f = [...document.querySelectorAll("#flame .frame")].find((x) => x.dataset.name === n);
+      if (!f) return null;
+      f.click();
+      return f.style.background;
+    }, name);
+    check(bg === svgFill(svgTitle), "nul: " + JSON.stringify(name) + " has pprof-c flame's colour", bg + " vs " + svgFill(svgTitle));
+    await page.waitForFunction(() => document.querySelector(".trail a") !== null);
+    await Promise.all([page.waitForNavigation(), page.click("#callers")]);
+    await page.waitForSelector("body[data-ready]");
+    const u = new URL(page.url());
+    const other = param[0] === "pivot" ? "pivotx" : "pivot";
+    check(u.searchParams.get(param[0]) === param[1] && !u.searchParams.get(other),
+          "nul: Callers of " + JSON.stringify(name) + " names it whole (" + param[0] + ")", page.url());
+    await page.locator("#flame .frame[data-id='0']").hover();
+    const tip = await page.textContent("#tooltip");
+    const row = nulTop.find((r) => r[5] === name);
+    check(row && tip.startsWith(name + "\n") && tip.includes("(" + row[4] + ")") &&
+          (await page.textContent("h3.flame-title")) === "Callers of " + name,
+          "nul: the pivot on " + JSON.stringify(name) + " is worth its cum", JSON.stringify({ tip, row }));
+  }
+  check(errors.length === 0, "nul: no script errors", errors.join("; "));
+  await stop(server);
+  server = null;
+
   // ---- `pprof-c flame`: the window's width, text by contrast ----
   const flameFile = path.join(tmp, "diff-flame.svg");
   cli(["flame", "-output=" + flameFile, "-diff_base=testdata/go/cpu_before.pb.gz", "testdata/go/cpu_after.pb.gz"]);
