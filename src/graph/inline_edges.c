@@ -6,13 +6,21 @@
  *    sometimes an inlined call, its in-edges from the nearest kept caller;
  *  - the trimmed graphs of visual reports: every edge between kept nodes,
  *    and the kept nodes' flat (pp_graph_accumulate_kept).
- * It is a full pass over all frames, so it does nothing else and skips
- * locations without a kept node in one byte load.
+ * Both are a pass over the samples, so they do nothing else: locations
+ * without a kept node are skipped in one byte load, an edge found once per
+ * call site and caller is remembered there, and the marks' pass skips the
+ * samples that hold no target (most, when a view shows a few dozen nodes)
+ * and walks the others only around their targets: the shell's second
+ * `top` after `nodecount=20` no longer pays a full walk of every frame.
  */
 #include <pthread.h>
 #include <string.h>
 
 #include "graph/internal.h"
+
+struct edge_memo {
+	uint32_t parent, edge;
+};
 
 struct local_edge {
 	uint32_t src, dst;
@@ -32,11 +40,15 @@ struct edge_pass {
 	/* Per location: NODE_DROPPED when none of its nodes is kept; for a
 	 * one-line location, the role of its node, which is one[l]. */
 	const unsigned char *loc_kept;
+	const unsigned char *has_target; /* per location: a node is a target */
 	const uint32_t *one;
 	uint32_t first, last; /* samples [first, last) */
 	struct local_edge *edges;
 	size_t nedges, cap_edges;
-	uint32_t *inner; /* per loc_nodes entry: its edge when inlined */
+	/* Per loc_nodes entry: the last edge into its node and that edge's
+	 * caller. A call site's nearest kept caller is mostly the same one,
+	 * so most edges are found without hashing. */
+	struct edge_memo *memo;
 	struct pp_hashmap index; /* (src, dst) -> index in edges */
 	int64_t *flat;           /* per node flat, flat_div; NULL: not wanted */
 	int err;
@@ -67,6 +79,24 @@ static long find_edge(struct edge_pass *ep, uint32_t src, uint32_t dst)
 	return (long)ep->nedges++;
 }
 
+/* The edge parent->(node of loc_nodes entry k): find_edge, remembered per
+ * entry. */
+static inline long memo_edge(struct edge_pass *ep, uint32_t k, uint32_t parent,
+                             uint32_t n)
+{
+	struct edge_memo *m = &ep->memo[k];
+	long e;
+
+	if (m->parent == parent)
+		return (long)m->edge;
+	e = find_edge(ep, parent, n);
+	if (e >= 0) {
+		m->parent = parent;
+		m->edge = (uint32_t)e;
+	}
+	return e;
+}
+
 /* Count sample stamp's contribution to edge e: once per sample. */
 static void bump(struct local_edge *e, int64_t w, int64_t dw, bool residual,
                  bool is_inline, uint32_t stamp)
@@ -80,92 +110,172 @@ static void bump(struct local_edge *e, int64_t w, int64_t dw, bool residual,
 	e->is_inline = e->is_inline && is_inline;
 }
 
-static void *edge_pass_run(void *arg)
+/* The pass's state between frames of one sample: the nearest kept node
+ * above (PP_NONE: none yet) and whether dropped frames came since. */
+struct walk_state {
+	uint32_t parent;
+	bool residual;
+};
+
+/* Frames locs[from] down to locs[to] (from >= to: root to leaf) of sample
+ * stamp - 1, whose weights are w and dw; 0, or PP_ENOMEM. */
+static inline int walk(struct edge_pass *ep, const uint32_t *locs,
+                       uint32_t from, uint32_t to, int64_t w, int64_t dw,
+                       uint32_t stamp, struct walk_state *st)
 {
-	struct edge_pass *ep = arg;
-	const struct pp_graph *g = ep->g;
-	const struct pp_profile *p = g->prof;
-	const uint32_t *lnf = g->loc_node_first, *ln = g->loc_nodes;
-	uint32_t nt = p->nsample_types, si = g->opts.sample_index;
-	bool mean = g->opts.mean;
+	const uint32_t *lnf = ep->g->loc_node_first, *ln = ep->g->loc_nodes;
+	uint32_t parent = st->parent;
+	bool residual = st->residual;
+
+	for (uint32_t i = from + 1; i-- > to;) {
+		uint32_t l = locs[i], cnt;
+
+		if (ep->loc_kept[l] == NODE_DROPPED) {
+			residual = true;
+			continue;
+		}
+		/* One-line locations (most of them) need one lookup. */
+		if (ep->one[l] != PP_NONE) {
+			uint32_t n = ep->one[l];
+
+			if (ep->loc_kept[l] == NODE_TARGET &&
+			    parent != PP_NONE && n != parent) {
+				long e = memo_edge(ep, lnf[l], parent, n);
+
+				if (e < 0)
+					return PP_ENOMEM;
+				bump(&ep->edges[e], w, dw, residual, false,
+				     stamp);
+			}
+			parent = n;
+			residual = false;
+			continue;
+		}
+		cnt = lnf[l + 1] - lnf[l];
+		for (uint32_t ni = cnt; ni-- > 0;) {
+			uint32_t n = ln[lnf[l] + ni];
+			unsigned char role = ep->role[n];
+
+			if (role == NODE_DROPPED) {
+				residual = true;
+				continue;
+			}
+			if (role == NODE_TARGET && parent != PP_NONE &&
+			    n != parent) {
+				long e = memo_edge(ep, lnf[l] + ni, parent, n);
+
+				if (e < 0)
+					return PP_ENOMEM;
+				bump(&ep->edges[e], w, dw, residual,
+				     ni != cnt - 1, stamp);
+			}
+			parent = n;
+			residual = false;
+		}
+	}
+	st->parent = parent;
+	st->residual = residual;
+	return 0;
+}
+
+/* The index of the frame nearest the leaf whose location holds a target,
+ * or n when none does: a scan four frames at a time, since most samples of
+ * a view with few targets hold none and are skipped whole. */
+static uint32_t first_target(const unsigned char *has_target,
+                             const uint32_t *locs, uint32_t n)
+{
+	uint32_t i = 0;
+
+	for (; i + 4 <= n; i += 4)
+		if (has_target[locs[i]] | has_target[locs[i + 1]] |
+		    has_target[locs[i + 2]] | has_target[locs[i + 3]])
+			break;
+	for (; i < n; i++)
+		if (has_target[locs[i]])
+			return i;
+	return n;
+}
+
+/* Only edges into targets: a sample without one is passed over, and of the
+ * others only the frames from the nearest kept frame above the outermost
+ * target down to the innermost target are walked. The kept frame's state
+ * after it does not depend on what came before (its location has a kept
+ * node and no target), and frames under the innermost target make no edge
+ * into a target. */
+static void *target_pass_run(struct edge_pass *ep)
+{
+	const struct pp_profile *p = ep->g->prof;
+	uint32_t nt = p->nsample_types, si = ep->g->opts.sample_index;
+	bool mean = ep->g->opts.mean;
 
 	for (uint32_t s = ep->first; s < ep->last; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *vals = p->values + (size_t)s * nt;
 		const uint32_t *locs = p->sample_locs + smp->loc_first;
+		int64_t w, dw;
+		struct walk_state st = {PP_NONE, false};
+		uint32_t lo, hi, from;
+
+		lo = first_target(ep->has_target, locs, smp->loc_count);
+		if (lo == smp->loc_count)
+			continue;
+		w = vals[si];
+		dw = mean ? vals[0] : 0;
+		if (w == 0 && dw == 0)
+			continue;
+		/* hi: the outermost target (lo at the latest); from: the kept
+		 * frame nearest above it, if any. */
+		hi = smp->loc_count - 1;
+		from = PP_NONE;
+		while (!ep->has_target[locs[hi]]) {
+			if (ep->loc_kept[locs[hi]] != NODE_DROPPED)
+				from = hi;
+			hi--;
+		}
+		/* The frames between from and hi are all dropped: walk from
+		 * alone, then note them as one residual. */
+		if (from != PP_NONE) {
+			if (walk(ep, locs, from, from, w, dw, s + 1, &st) < 0)
+				goto nomem;
+			st.residual = st.residual || from > hi + 1;
+		}
+		if (walk(ep, locs, hi, lo, w, dw, s + 1, &st) < 0)
+			goto nomem;
+	}
+	return NULL;
+nomem:
+	ep->err = PP_ENOMEM;
+	return NULL;
+}
+
+static void *edge_pass_run(void *arg)
+{
+	struct edge_pass *ep = arg;
+	const struct pp_profile *p = ep->g->prof;
+	uint32_t nt = p->nsample_types, si = ep->g->opts.sample_index;
+	bool mean = ep->g->opts.mean;
+
+	if (!ep->flat)
+		return target_pass_run(ep);
+	for (uint32_t s = ep->first; s < ep->last; s++) {
+		const struct pp_sample *smp = &p->samples[s];
+		const int64_t *vals = p->values + (size_t)s * nt;
+		const uint32_t *locs = p->sample_locs + smp->loc_first;
 		int64_t w = vals[si], dw = mean ? vals[0] : 0;
-		uint32_t parent = PP_NONE;
-		bool residual = false;
+		struct walk_state st = {PP_NONE, false};
 
 		if (w == 0 && dw == 0)
 			continue;
-		for (uint32_t i = smp->loc_count; i-- > 0;) {
-			uint32_t l = locs[i], cnt = lnf[l + 1] - lnf[l];
-
-			if (ep->loc_kept[l] == NODE_DROPPED) {
-				residual = true;
-				continue;
-			}
-			/* One-line locations (most of them) need one lookup. */
-			if (ep->one[l] != PP_NONE) {
-				uint32_t n = ep->one[l];
-
-				if (ep->loc_kept[l] == NODE_TARGET &&
-				    parent != PP_NONE && n != parent) {
-					long e = find_edge(ep, parent, n);
-
-					if (e < 0) {
-						ep->err = PP_ENOMEM;
-						return NULL;
-					}
-					bump(&ep->edges[e], w, dw, residual,
-					     false, s + 1);
-				}
-				parent = n;
-				residual = false;
-				continue;
-			}
-			for (uint32_t ni = cnt; ni-- > 0;) {
-				uint32_t n = ln[lnf[l] + ni];
-				unsigned char role = ep->role[n];
-
-				if (role == NODE_DROPPED) {
-					residual = true;
-					continue;
-				}
-				if (role == NODE_TARGET && parent != PP_NONE &&
-				    n != parent) {
-					uint32_t k = lnf[l] + ni;
-					long e;
-
-					/* An inlined line right under its kept
-					 * caller line always makes the same
-					 * edge: remember it per line. */
-					if (ni != cnt - 1 && !residual &&
-					    ep->inner[k] != PP_NONE) {
-						e = ep->inner[k];
-					} else {
-						e = find_edge(ep, parent, n);
-						if (e < 0) {
-							ep->err = PP_ENOMEM;
-							return NULL;
-						}
-						if (ni != cnt - 1 && !residual)
-							ep->inner[k] =
-							        (uint32_t)e;
-					}
-					bump(&ep->edges[e], w, dw, residual,
-					     ni != cnt - 1, s + 1);
-				}
-				parent = n;
-				residual = false;
-			}
+		if (smp->loc_count > 0 && walk(ep, locs, smp->loc_count - 1, 0,
+		                               w, dw, s + 1, &st) < 0) {
+			ep->err = PP_ENOMEM;
+			return NULL;
 		}
 		/* As accumulation: flat on the last kept frame, unless dropped
 		 * frames follow it. */
-		if (ep->flat && parent != PP_NONE && !residual) {
-			ep->flat[2 * (size_t)parent] += w;
-			ep->flat[2 * (size_t)parent + 1] += dw;
+		if (st.parent != PP_NONE && !st.residual) {
+			ep->flat[2 * (size_t)st.parent] += w;
+			ep->flat[2 * (size_t)st.parent + 1] += dw;
 		}
 	}
 	return NULL;
@@ -179,7 +289,7 @@ static int edge_pass(struct pp_graph *g, const bool *kept, bool all)
 {
 	const struct pp_profile *p = g->prof;
 	struct edge_pass ep[2];
-	unsigned char *loc_kept, *role;
+	unsigned char *loc_kept, *role, *has_target;
 	uint32_t *one;
 	int nparts = p->nsamples >= PARALLEL_MIN_SAMPLES ? 2 : 1;
 	pthread_t helper;
@@ -192,7 +302,9 @@ static int edge_pass(struct pp_graph *g, const bool *kept, bool all)
 	loc_kept = pp_malloc(g->ctx, p->nlocations ? p->nlocations : 1);
 	role = pp_malloc(g->ctx, g->nnodes ? g->nnodes : 1);
 	one = pp_malloc(g->ctx, ((size_t)p->nlocations + 1) * sizeof(*one));
-	if (!loc_kept || !role || !one) {
+	has_target = pp_malloc(g->ctx, p->nlocations ? p->nlocations : 1);
+	if (!loc_kept || !role || !one || !has_target) {
+		pp_free(g->ctx, has_target);
 		pp_free(g->ctx, loc_kept);
 		pp_free(g->ctx, role);
 		pp_free(g->ctx, one);
@@ -208,21 +320,25 @@ static int edge_pass(struct pp_graph *g, const bool *kept, bool all)
 
 		one[l] = cnt == 1 ? g->loc_nodes[first] : PP_NONE;
 		loc_kept[l] = NODE_DROPPED;
-		for (uint32_t k = first; k < first + cnt; k++)
+		has_target[l] = 0;
+		for (uint32_t k = first; k < first + cnt; k++) {
 			if (kept[g->loc_nodes[k]])
 				loc_kept[l] = cnt == 1 ? role[g->loc_nodes[k]]
 				                       : NODE_KEPT;
+			if (role[g->loc_nodes[k]] == NODE_TARGET)
+				has_target[l] = 1;
+		}
 	}
 	for (int i = 0; i < nparts; i++) {
 		size_t nln = g->loc_node_first[p->nlocations];
 
-		ep[i].inner =
-		        pp_malloc(g->ctx, (nln ? nln : 1) * sizeof(uint32_t));
-		if (!ep[i].inner) {
+		ep[i].memo = pp_malloc(g->ctx,
+		                       (nln ? nln : 1) * sizeof(*ep[i].memo));
+		if (!ep[i].memo) {
 			err = pp_error(g->ctx, PP_ENOMEM, "out of memory");
 			goto done;
 		}
-		memset(ep[i].inner, 0xff, nln * sizeof(uint32_t));
+		memset(ep[i].memo, 0xff, nln * sizeof(*ep[i].memo));
 		if (all) {
 			ep[i].flat = pp_calloc(
 			        g->ctx, 2 * (size_t)(g->nnodes ? g->nnodes : 1),
@@ -237,6 +353,7 @@ static int edge_pass(struct pp_graph *g, const bool *kept, bool all)
 		ep[i].role = role;
 		ep[i].one = one;
 		ep[i].loc_kept = loc_kept;
+		ep[i].has_target = has_target;
 		ep[i].first = (uint32_t)((uint64_t)p->nsamples * i / nparts);
 		ep[i].last =
 		        (uint32_t)((uint64_t)p->nsamples * (i + 1) / nparts);
@@ -283,9 +400,10 @@ done:
 		pp_free(g->ctx, ep[i].flat);
 		pp_free(g->ctx, ep[i].edges);
 		pp_hashmap_release(&ep[i].index);
-		pp_free(g->ctx, ep[i].inner);
+		pp_free(g->ctx, ep[i].memo);
 	}
 	pp_free(g->ctx, loc_kept);
+	pp_free(g->ctx, has_target);
 	pp_free(g->ctx, role);
 	pp_free(g->ctx, one);
 	return err;

@@ -206,6 +206,66 @@ static void test_view__kept_pass(void **state)
 	check_kept_pass("testdata/go/allocs.pb.gz", 2); /* half kept */
 }
 
+/* The "(inline)" marks' pass (pp_graph_add_inline_edges: samples without
+ * a kept node that may be inlined passed over, the others walked only
+ * around their targets) against the one-thread pass over every frame it
+ * stands for: the same edges in the same order. Keeping every n-th node
+ * drops frames above, between and under the targets. */
+static void check_target_pass(const char *path, uint32_t every)
+{
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *prof = NULL;
+	struct pp_graph *a = NULL, *b = NULL;
+	struct pp_graph_opts go = {0};
+	bool *kept, *scratch;
+	uint32_t *order, norder = 0, ntargets = 0;
+
+	assert_int_equal(pp_session_decode_file(&ctx, path, &prof), 0);
+	assert_int_equal(pp_profile_sample_index(prof, NULL, &go.sample_index),
+	                 0);
+	assert_int_equal(pp_graph_new(&ctx, prof, &go, &a), 0);
+	assert_int_equal(pp_graph_new(&ctx, prof, &go, &b), 0);
+	kept = calloc(a->nnodes, sizeof(*kept));
+	scratch = calloc(a->nnodes, sizeof(*scratch));
+	order = calloc(a->nnodes, sizeof(*order));
+	for (uint32_t n = 0; n < a->nnodes; n += every) {
+		kept[n] = true;
+		order[norder++] = n;
+		ntargets += a->nodes[n].maybe_inline;
+	}
+	assert_true(ntargets > 0);
+	assert_int_equal(pp_graph_accumulate(a, kept, PP_EDGES_INLINE_TARGETS),
+	                 0);
+	assert_int_equal(pp_graph_add_inline_edges(b, order, norder, scratch),
+	                 0);
+	assert_true(b->nedges > 0);
+	assert_int_equal(a->nedges, b->nedges);
+	for (uint32_t e = 0; e < a->nedges; e++) {
+		assert_int_equal(a->edges[e].src, b->edges[e].src);
+		assert_int_equal(a->edges[e].dst, b->edges[e].dst);
+		assert_int_equal(a->edges[e].weight, b->edges[e].weight);
+		assert_int_equal(a->edges[e].weight_div,
+		                 b->edges[e].weight_div);
+		assert_int_equal(a->edges[e].residual, b->edges[e].residual);
+		assert_int_equal(a->edges[e].is_inline, b->edges[e].is_inline);
+	}
+	free(order);
+	free(scratch);
+	free(kept);
+	pp_graph_free(a);
+	pp_graph_free(b);
+	pp_profile_free(prof);
+}
+
+static void test_view__target_pass(void **state)
+{
+	(void)state;
+	for (uint32_t every = 1; every <= 7; every++) {
+		check_target_pass("testdata/go/cpu.pb.gz", every);
+		check_target_pass("testdata/go/allocs.pb.gz", every);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +274,7 @@ int main(void)
 	        cmocka_unit_test(test_view__visual),
 	        cmocka_unit_test(test_view__peek_pattern),
 	        cmocka_unit_test(test_view__kept_pass),
+	        cmocka_unit_test(test_view__target_pass),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
