@@ -184,16 +184,29 @@ static inline int walk(struct edge_pass *ep, const uint32_t *locs,
 static uint32_t first_target(const unsigned char *has_target,
                              const uint32_t *locs, uint32_t n)
 {
-	uint32_t i = 0;
+	const uint32_t *q = locs, *last;
 
-	for (; i + 4 <= n; i += 4)
-		if (has_target[locs[i]] | has_target[locs[i + 1]] |
-		    has_target[locs[i + 2]] | has_target[locs[i + 3]])
+	if (n < 4) {
+		for (uint32_t i = 0; i < n; i++)
+			if (has_target[locs[i]])
+				return i;
+		return n;
+	}
+	/* The last block of four ends at the sample's root, overlapping the
+	 * one before: no frame-by-frame tail. */
+	last = locs + n - 4;
+	for (;; q += 4) {
+		if (q > last)
+			q = last;
+		if (has_target[q[0]] | has_target[q[1]] | has_target[q[2]] |
+		    has_target[q[3]])
 			break;
-	for (; i < n; i++)
-		if (has_target[locs[i]])
-			return i;
-	return n;
+		if (q == last)
+			return n;
+	}
+	while (!has_target[*q])
+		q++;
+	return (uint32_t)(q - locs);
 }
 
 /* Only edges into targets: a sample without one is passed over, and of the
