@@ -60,6 +60,13 @@ refine=$(get "/api/flame?width=1200&f=runtime")
 refine_again=$(get "/api/flame?width=1200&f=runtime")
 refine2=$(get "/api/flame?width=1200&f=mallocgc")
 refine3=$(get "/api/flame?width=1200&i=mallocgc")
+# Refines that take frames out of the stacks (made from the whole tree
+# when the filters' lines say which frames go; show_from on an inlined
+# match still filters the profile).
+refine_h=$(get "/api/flame?width=1200&h=mallocgc")
+refine_h2=$(get "/api/flame?width=1200&h=runtime")
+refine_s=$(get "/api/flame?width=1200&s=runtime")
+refine_sf=$(get "/api/flame?width=1200&sf=Method05")
 top_api=$(get "/api/top")
 size=$(curl -s "$url/api/flame?width=1200" | wc -c)
 # The load test's views once each first: what it then measures is the
@@ -93,6 +100,10 @@ cat <<REPORT
 | refine again (cached) | ${refine_again} s | $(ratio "$refine_again" "$top") x top |
 | another refine (/api/flame?f=mallocgc, first) | ${refine2} s | $(ratio "$refine2" "$top") x top |
 | another (/api/flame?i=mallocgc, first) | ${refine3} s | $(ratio "$refine3" "$top") x top |
+| hide (/api/flame?h=mallocgc, first) | ${refine_h} s | $(ratio "$refine_h" "$top") x top |
+| hide (/api/flame?h=runtime, first) | ${refine_h2} s | $(ratio "$refine_h2" "$top") x top |
+| show (/api/flame?s=runtime, first) | ${refine_s} s | $(ratio "$refine_s" "$top") x top |
+| show_from (/api/flame?sf=Method05, first) | ${refine_sf} s | $(ratio "$refine_sf" "$top") x top |
 | /api/top | ${top_api} s | $(ratio "$top_api" "$top") x top |
 
 The flame answer at width 1200 is $(numfmt --to=iec "$size") of JSON.
