@@ -305,6 +305,10 @@ int main(int argc, char **argv)
 	                     session)) < 0) {
 		print_error(&ctx, rc);
 		status = rc == PP_EUSAGE ? PP_EXIT_USAGE : PP_EXIT_INPUT;
+	} else if (args.config.output) {
+		/* pprof's words; said once the file is there, so that a
+		 * failure stays one line. */
+		print_line("Generating report in ", args.config.output);
 	}
 out:
 	pp_session_free(session);

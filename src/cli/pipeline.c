@@ -76,19 +76,18 @@ int pp_cli_run(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	char *path = NULL;
 	int err;
 
-	/* weblist with -output only writes the file, as pprof's. */
-	if (!cmd->viewers || (cfg->output && cmd->kind == PP_REPORT_WEBLIST))
+	/* With -output a viewer's report is only written, as pprof's: a
+	 * script that names the file wants the file, not a window. */
+	if (!cmd->viewers || cfg->output)
 		return run_to_output(ctx, cfg, cmd, arg, s);
-	/* Written to -output FILE or a file of its own, then opened. */
+	/* Written to a file of its own, then opened. */
 	c = *cfg;
-	if (!c.output) {
-		if ((err = pp_cli_viewer_file(ctx, cmd, &path)) < 0)
-			return err;
-		c.output = path;
-	}
+	if ((err = pp_cli_viewer_file(ctx, cmd, &path)) < 0)
+		return err;
+	c.output = path;
 	if ((err = run_to_output(ctx, &c, cmd, arg, s)) >= 0)
 		pp_cli_viewer_open(cmd, c.output);
-	else if (path)
+	else
 		unlink(path);
 	free(path);
 	return err;

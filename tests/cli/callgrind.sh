@@ -64,11 +64,19 @@ expect_err_line "^pprof-c: opening $TMP/t/pprof-c.002.grind with kcachegrind$" "
 for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$TMP/called" ] && break; sleep 0.2; done
 if [ "$(cat "$TMP/called" 2>/dev/null)" = "$TMP/t/pprof-c.002.grind" ]; then ok; else bad "kcachegrind's argument: $(cat "$TMP/called" 2>/dev/null)"; fi
 
-DISPLAY=:99 PATH="$TMP/none" TMPDIR="$TMP/t" "$PPROF_C" kcachegrind -output="$TMP/k.grind" "$CPU" >"$TMP/out" 2>"$TMP/err" </dev/null
+DISPLAY=:99 PATH="$TMP/none" TMPDIR="$TMP/t" "$PPROF_C" kcachegrind "$CPU" >"$TMP/out" 2>"$TMP/err" </dev/null
 RC=$?
 expect_status 0 "kcachegrind not installed"
-expect_err_line "^pprof-c: nothing opened: kcachegrind is not installed; the report is in $TMP/k.grind$" "kcachegrind not installed"
+expect_err_line "^pprof-c: nothing opened: kcachegrind is not installed; the report is in $TMP/t/pprof-c.003.grind$" "kcachegrind not installed"
+# With -output the file is only written, as pprof does: nothing started.
+rm -f "$TMP/called"
+DISPLAY=:99 PATH="$TMP/bin:$PATH" TMPDIR="$TMP/t" "$PPROF_C" kcachegrind -output="$TMP/k.grind" "$CPU" >"$TMP/out" 2>"$TMP/err" </dev/null
+RC=$?
+expect_status 0 "kcachegrind -output"
+expect_err_line "^Generating report in $TMP/k.grind$" "kcachegrind -output"
 expect_same "$TMP/cg" "$TMP/k.grind" "kcachegrind -output"
+sleep 1
+if [ ! -e "$TMP/called" ]; then ok; else bad "kcachegrind -output started the viewer"; fi
 
 # The shell writes callgrind to the next profileNNN.callgraph.out, as
 # pprof's shell does.

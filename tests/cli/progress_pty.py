@@ -115,7 +115,9 @@ svg = os.path.join(tmp, "g.svg")
 out, err, rc = run_tty(["svg", "-output=" + svg, cpu])
 check(rc == 0 and line_re(rb"drawing the call graph").search(err),
       "svg: drawing the call graph: %r" % err[-300:])
-check(err.endswith(ERASE), "svg: erased: %r" % err[-80:])
+# The line is erased before pprof's "Generating report in FILE".
+said = b"Generating report in " + svg.encode() + b"\r\n"
+check(err.endswith(ERASE + said), "svg: erased, then said: %r" % err[-120:])
 out, err, rc = run_tty(["flame", "-output=" + os.path.join(tmp, "f.svg"),
                         cpu])
 check(rc == 0 and line_re(rb"drawing the flame graph").search(err),
@@ -123,7 +125,8 @@ check(rc == 0 and line_re(rb"drawing the flame graph").search(err),
 for args in (["svg", "-output=" + svg, cpu],
              ["flame", "-output=" + os.path.join(tmp, "f.svg"), cpu]):
     _, perr, prc = run_pipe(args)
-    check(prc == 0 and perr == b"", "%s piped: stderr %r" % (args[0], perr))
+    said = b"Generating report in " + args[1][len("-output="):].encode() + b"\n"
+    check(prc == 0 and perr == said, "%s piped: stderr %r" % (args[0], perr))
 
 # Symbolizing a native profile with its binary.
 binary = os.path.join(native, "cprog-pie")

@@ -78,27 +78,43 @@ display() {
 	# The viewers sleep 30 s: we must not have waited for them.
 	if [ $(($(date +%s) - start)) -lt 20 ]; then ok; else bad "waited for the viewer: ${*:2}"; fi
 }
-display "$TMP/bin" eog -output="$TMP/e.svg" "$CPU"
+# The file each run made: the newest $TMPDIR/pprof-c.NNN.EXT.
+newest() { ls -t "$TMP/t"/pprof-c.*."$1" | head -1; }
+display "$TMP/bin" eog "$CPU"
 expect_status 0 "eog"
-expect_err_line "^pprof-c: opening $TMP/e.svg with eog$" "eog"
-called eog "$TMP/e.svg" "eog"
-display "$TMP/bin" -gv -output="$TMP/e.ps" "$CPU"
-called gv "--noantialias $TMP/e.ps" "gv"
-display "$TMP/bin" evince -output="$TMP/e.pdf" "$CPU"
-called evince "$TMP/e.pdf" "evince"
-display "$TMP/bin" web -output="$TMP/w.svg" "$CPU"
-called xdg-open "$TMP/w.svg" "web with xdg-open"
+f=$(newest svg)
+expect_err_line "^pprof-c: opening $f with eog$" "eog"
+called eog "$f" "eog"
+expect_same "$TMP/g.svg" "$f" "eog's file"
+display "$TMP/bin" -gv "$CPU"
+called gv "--noantialias $(newest ps)" "gv"
+display "$TMP/bin" evince "$CPU"
+called evince "$(newest pdf)" "evince"
+display "$TMP/bin" web "$CPU"
+called xdg-open "$(newest svg)" "web with xdg-open"
+# With -output the report is only written, as pprof does: no viewer, and
+# pprof's line saying where it is.
+for c in web webflame eog evince gv; do
+	display "$TMP/bin" "$c" -output="$TMP/o.$c" "$CPU"
+	expect_status 0 "$c -output"
+	expect_err_line "^Generating report in $TMP/o.$c$" "$c -output"
+	if [ -s "$TMP/o.$c" ]; then ok; else bad "$c -output wrote nothing"; fi
+done
+sleep 1
+if ! ls "$TMP"/*.called >/dev/null 2>&1; then ok; else bad "-output started a viewer: $(ls "$TMP"/*.called)"; fi
 rm "$TMP/bin/eog"
-display "$TMP/bin" eog -output="$TMP/e2.svg" "$CPU"
-expect_err_line "^pprof-c: opening $TMP/e2.svg with xdg-open$" "eog missing: xdg-open"
-called xdg-open "$TMP/e2.svg" "eog missing: xdg-open"
-display "$TMP/none" eog -output="$TMP/e3.svg" "$CPU"
+display "$TMP/bin" eog "$CPU"
+f=$(newest svg)
+expect_err_line "^pprof-c: opening $f with xdg-open$" "eog missing: xdg-open"
+called xdg-open "$f" "eog missing: xdg-open"
+display "$TMP/none" eog "$CPU"
 expect_status 0 "no viewer"
-expect_err_line "^pprof-c: nothing opened: eog or xdg-open is not installed; the report is in $TMP/e3.svg$" "no viewer"
+expect_err_line "^pprof-c: nothing opened: eog or xdg-open is not installed; the report is in $(newest svg)$" "no viewer"
 # $BROWSER is the user's choice: used even without a display.
-env -u DISPLAY -u WAYLAND_DISPLAY BROWSER="$TMP/bin/browser" "$PPROF_C" web -output="$TMP/b.svg" "$CPU" >"$TMP/out" 2>"$TMP/err" </dev/null
-expect_err_line "^pprof-c: opening $TMP/b.svg with $TMP/bin/browser$" "web with BROWSER"
-called browser "$TMP/b.svg" "web with BROWSER"
+env -u DISPLAY -u WAYLAND_DISPLAY BROWSER="$TMP/bin/browser" TMPDIR="$TMP/t" "$PPROF_C" web "$CPU" >"$TMP/out" 2>"$TMP/err" </dev/null
+f=$(newest svg)
+expect_err_line "^pprof-c: opening $f with $TMP/bin/browser$" "web with BROWSER"
+called browser "$f" "web with BROWSER"
 
 # Every report pprof knows is a command and a -flag (pprof's
 # internal/driver/commands.go); disasm, weblist and list want a regex.
