@@ -17,7 +17,7 @@ if ! (cd "$SRCDIR/testdata/gen/httpserver" && CGO_ENABLED=0 go build -o "$TMP/ht
 	echo "FAIL: building testdata/gen/httpserver: $(cat "$TMP/build.err")"
 	exit 1
 fi
-start_server "$TMP/httpserver" -lifetime 240s ||
+start_server "$TMP/httpserver" -lifetime 3600s ||
 	{ echo "FAIL: httpserver did not start: $(cat "$TMP/server.err")"; exit 1; }
 ADDR=$LISTEN
 URL="http://$ADDR/debug/pprof"
