@@ -303,37 +303,7 @@ static int put_legend(struct pp_report *r, FILE *out)
 	fputs(" of ", mem);
 	fwrite(b, 1, bl, mem);
 	fputs(" total\n", mem);
-	if (r->total != 0) {
-		if (r->view.dropped_nodes > 0) {
-			al = pp_report__format(
-			        r,
-			        pp_go_abs64(pp_go_int64(
-			                (double)r->total *
-			                pp_report__nodefraction(&r->opts))),
-			        a, sizeof(a));
-			fprintf(mem, "Dropped %u node%s (cum <= ",
-			        r->view.dropped_nodes,
-			        r->view.dropped_nodes > 1 ? "s" : "");
-			fwrite(a, 1, al, mem);
-			fputs(")\n", mem);
-		}
-		if (r->view.dropped_edges > 0) {
-			al = pp_report__format(
-			        r,
-			        pp_go_abs64(pp_go_int64(
-			                (double)r->total *
-			                pp_report__edgefraction(&r->opts))),
-			        a, sizeof(a));
-			fprintf(mem, "Dropped %u edge%s (freq <= ",
-			        r->view.dropped_edges,
-			        r->view.dropped_edges > 1 ? "s" : "");
-			fwrite(a, 1, al, mem);
-			fputs(")\n", mem);
-		}
-		if (r->view.norder > 0 && r->view.norder < r->view.orig_count)
-			fprintf(mem, "Showing top %u nodes out of %u\n",
-			        r->view.norder, r->view.orig_count);
-	}
+	pp_report__print_dropped(r, true, mem);
 	fputs("\nSee https://git.io/JfYMW for how to read the graph\n", mem);
 	if (fclose(mem) != 0 || !text) {
 		free(text);

@@ -169,6 +169,10 @@ void pp_report__print_labels(const struct pp_report *r, FILE *out);
 /* "Active filters:" and one line per filter, if any (pprof's
  * legendActiveFilters). */
 void pp_report__print_active_filters(const struct pp_report *r, FILE *out);
+/* The legend's "Dropped N nodes (cum <= X)" line, with edges (the graphs')
+ * "Dropped N edges (freq <= X)" too, and "Showing top N nodes out of M",
+ * each when it applies (pprof's reportLabels); nothing when the total is 0. */
+void pp_report__print_dropped(const struct pp_report *r, bool edges, FILE *out);
 
 /* Go's text/tabwriter with pprof's tags settings (tabwriter.c): write
  * text with tabs and newlines, then flush. */
@@ -231,6 +235,10 @@ void pp_report__lines_release(const struct pp_report *r,
 
 /* Find the unit of every numeric label key (once per report). */
 int pp_report__num_units(struct pp_report *r);
+/* The graph the traces print (as text or JSON): nodes only, at the
+ * report's granularity, values read from each sample; and the numeric
+ * label keys' units. */
+int pp_report__trace_graph(struct pp_report *r);
 /* The unit of numeric label key (after pp_report__num_units). */
 const char *pp_report__num_unit(const struct pp_report *r, pp_str key);
 

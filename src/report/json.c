@@ -778,20 +778,12 @@ static int put_label_lines(struct pp_report *r, uint32_t s, bool numeric,
 int pp_report_traces_json(struct pp_report *r, FILE *out)
 {
 	const struct pp_profile *p = r->prof;
-	struct pp_graph_opts go = {0};
 	struct pp_report__lines lines = {0};
 	const struct pp_graph *g;
 	bool first_trace = true;
 	int err;
 
-	go.sample_index = r->sample_index;
-	go.granularity = r->opts.granularity;
-	go.noinlines = r->opts.noinlines;
-	go.columns = r->opts.showcolumns;
-	go.edges = PP_EDGES_NONE;
-	go.nodes_only = true; /* values come from the samples */
-	if ((err = pp_report__graph(r, &go)) < 0 ||
-	    (err = pp_report__num_units(r)) < 0)
+	if ((err = pp_report__trace_graph(r)) < 0)
 		return err;
 	g = r->graph;
 	fputc('{', out);

@@ -495,22 +495,43 @@ void pp_report__print_labels(const struct pp_report *r, FILE *out)
 	fprintf(out, ", %s of ", pt);
 	fwrite(b, 1, bl, out);
 	fputs(" total\n", out);
-	if (r->total != 0) {
-		if (r->view.dropped_nodes > 0) {
-			al = pp_report__format(
-			        r,
-			        pp_go_abs64(pp_go_int64(
-			                (double)r->total *
-			                pp_report__nodefraction(&r->opts))),
-			        a, sizeof(a));
-			fprintf(out, "Dropped %u node%s (cum <= ",
-			        r->view.dropped_nodes,
-			        r->view.dropped_nodes > 1 ? "s" : "");
-			fwrite(a, 1, al, out);
-			fputs(")\n", out);
-		}
-		if (r->view.norder > 0 && r->view.norder < r->view.orig_count)
-			fprintf(out, "Showing top %u nodes out of %u\n",
-			        r->view.norder, r->view.orig_count);
+	pp_report__print_dropped(r, false, out);
+}
+
+void pp_report__print_dropped(const struct pp_report *r, bool edges, FILE *out)
+{
+	char a[64];
+	size_t al;
+
+	if (r->total == 0)
+		return;
+	if (r->view.dropped_nodes > 0) {
+		al = pp_report__format(
+		        r,
+		        pp_go_abs64(
+		                pp_go_int64((double)r->total *
+		                            pp_report__nodefraction(&r->opts))),
+		        a, sizeof(a));
+		fprintf(out,
+		        "Dropped %u node%s (cum <= ", r->view.dropped_nodes,
+		        r->view.dropped_nodes > 1 ? "s" : "");
+		fwrite(a, 1, al, out);
+		fputs(")\n", out);
 	}
+	if (edges && r->view.dropped_edges > 0) {
+		al = pp_report__format(
+		        r,
+		        pp_go_abs64(
+		                pp_go_int64((double)r->total *
+		                            pp_report__edgefraction(&r->opts))),
+		        a, sizeof(a));
+		fprintf(out,
+		        "Dropped %u edge%s (freq <= ", r->view.dropped_edges,
+		        r->view.dropped_edges > 1 ? "s" : "");
+		fwrite(a, 1, al, out);
+		fputs(")\n", out);
+	}
+	if (r->view.norder > 0 && r->view.norder < r->view.orig_count)
+		fprintf(out, "Showing top %u nodes out of %u\n", r->view.norder,
+		        r->view.orig_count);
 }

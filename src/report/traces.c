@@ -113,10 +113,25 @@ static void print_location(struct pp_report *r, struct pp_report__out *o,
 	}
 }
 
+int pp_report__trace_graph(struct pp_report *r)
+{
+	struct pp_graph_opts go = {0};
+	int err;
+
+	go.sample_index = r->sample_index;
+	go.granularity = r->opts.granularity;
+	go.noinlines = r->opts.noinlines;
+	go.columns = r->opts.showcolumns;
+	go.edges = PP_EDGES_NONE;
+	go.nodes_only = true; /* values come from the samples */
+	if ((err = pp_report__graph(r, &go)) < 0)
+		return err;
+	return pp_report__num_units(r);
+}
+
 int pp_report_traces(struct pp_report *r, FILE *out)
 {
 	const struct pp_profile *p = r->prof;
-	struct pp_graph_opts go = {0};
 	struct pp_report__lines labels = {0};
 	struct pp_report__out *o = NULL;
 	struct blocks b = {0};
@@ -129,14 +144,7 @@ int pp_report_traces(struct pp_report *r, FILE *out)
 	struct formatted *cache = NULL;
 	int err;
 
-	go.sample_index = r->sample_index;
-	go.granularity = r->opts.granularity;
-	go.noinlines = r->opts.noinlines;
-	go.columns = r->opts.showcolumns;
-	go.edges = PP_EDGES_NONE;
-	go.nodes_only = true; /* values come from the samples */
-	if ((err = pp_report__graph(r, &go)) < 0 ||
-	    (err = pp_report__num_units(r)) < 0)
+	if ((err = pp_report__trace_graph(r)) < 0)
 		return err;
 	g = r->graph;
 	o = pp_malloc(r->ctx, sizeof(*o));

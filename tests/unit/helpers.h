@@ -1,5 +1,6 @@
 /*
- * Shared test helpers: an allocator that fails on purpose.
+ * Shared test helpers: an allocator that fails on purpose, and a test
+ * group's decoded profile.
  *
  * Tests that walk every allocation failure point of a library call run it
  * with the Nth allocation failing, for N = 0, 1, 2, ... until the call
@@ -13,6 +14,8 @@
 #include <stdlib.h>
 
 #include "pprof/error.h"
+#include "pprof/profile.h"
+#include "pprof/session.h"
 
 struct failing_alloc {
 	long countdown; /* allocations left before the one that fails */
@@ -57,6 +60,40 @@ static inline void failing_alloc_install(struct pp_ctx *ctx,
 	ctx->alloc.realloc_fn = failing_realloc;
 	ctx->alloc.free_fn = failing_free;
 	ctx->alloc.data = f;
+}
+
+/* A test group's state: testdata/go/cpu.pb.gz decoded once for the group
+ * (profile_fixture_setup and _teardown are cmocka's group setup and
+ * teardown). */
+struct profile_fixture {
+	struct pp_ctx ctx;
+	struct pp_profile *prof;
+};
+
+static inline int profile_fixture_setup(void **state)
+{
+	struct profile_fixture *f = calloc(1, sizeof(*f));
+	struct pp_ctx init = PP_CTX_INIT;
+
+	if (!f)
+		return -1;
+	f->ctx = init;
+	if (pp_session_decode_file(&f->ctx, "testdata/go/cpu.pb.gz", &f->prof) <
+	    0) {
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static inline int profile_fixture_teardown(void **state)
+{
+	struct profile_fixture *f = *state;
+
+	pp_profile_free(f->prof);
+	free(f);
+	return 0;
 }
 
 #endif

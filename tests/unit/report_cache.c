@@ -11,35 +11,9 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "pprof/report.h"
 #include "pprof/session.h"
-
-struct fixture {
-	struct pp_ctx ctx;
-	struct pp_profile *prof;
-};
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-	struct pp_ctx init = PP_CTX_INIT;
-
-	f->ctx = init;
-	if (pp_session_decode_file(&f->ctx, "testdata/go/cpu.pb.gz", &f->prof) <
-	    0)
-		return -1;
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	pp_profile_free(f->prof);
-	free(f);
-	return 0;
-}
 
 /* The output of report fn as a string (owned by the caller). */
 static char *capture(int (*fn)(struct pp_report *, FILE *), struct pp_report *r)
@@ -61,7 +35,7 @@ static int tree_report(struct pp_report *r, FILE *out)
 
 static void test_report_cache__repeat_costs_nothing(void **state)
 {
-	struct fixture *f = *state;
+	struct profile_fixture *f = *state;
 	struct pp_report_opts opts = {0};
 	struct pp_report *r = NULL;
 	char *a, *b, *c;
@@ -91,7 +65,7 @@ static void test_report_cache__repeat_costs_nothing(void **state)
 /* A tree (or peek) changes no option of the report it runs on. */
 static void test_report_cache__tree_leaves_options(void **state)
 {
-	struct fixture *f = *state;
+	struct profile_fixture *f = *state;
 	struct pp_report_opts opts = {0};
 	struct pp_report *r = NULL, *fresh = NULL;
 	char *a, *b;
@@ -127,7 +101,7 @@ static int peek_hasher(struct pp_report *r, FILE *out)
  * a fresh report prints. */
 static void test_report_cache__peek_edges(void **state)
 {
-	struct fixture *f = *state;
+	struct profile_fixture *f = *state;
 	struct pp_report_opts opts = {0};
 	struct pp_report *r = NULL, *fresh = NULL;
 	char *a, *b, *c, *d, *e;
@@ -159,7 +133,7 @@ static void test_report_cache__peek_edges(void **state)
 /* dot reuses its own graph too. */
 static void test_report_cache__dot(void **state)
 {
-	struct fixture *f = *state;
+	struct profile_fixture *f = *state;
 	struct pp_report_opts opts = {0};
 	struct pp_report *r = NULL;
 	char *a, *b;
@@ -183,5 +157,6 @@ int main(void)
 	        cmocka_unit_test(test_report_cache__dot),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, profile_fixture_setup,
+	                              profile_fixture_teardown);
 }

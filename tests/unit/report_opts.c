@@ -11,38 +11,12 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "pprof/report.h"
 #include "pprof/session.h"
 
-struct fixture {
-	struct pp_ctx ctx;
-	struct pp_profile *prof;
-};
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-	struct pp_ctx init = PP_CTX_INIT;
-
-	f->ctx = init;
-	if (pp_session_decode_file(&f->ctx, "testdata/go/cpu.pb.gz", &f->prof) <
-	    0)
-		return -1;
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	pp_profile_free(f->prof);
-	free(f);
-	return 0;
-}
-
 /* Report kind run on a fresh report with o, as a string (caller's). */
-static char *run(struct fixture *f, const struct pp_report_opts *o,
+static char *run(struct profile_fixture *f, const struct pp_report_opts *o,
                  enum pp_report_kind kind)
 {
 	struct pp_report *r = NULL;
@@ -69,8 +43,8 @@ static char *legend(const char *dot)
 	return strndup(from, (size_t)(to - from));
 }
 
-static void expect_legend(struct fixture *f, const struct pp_report_opts *o,
-                          const char *want)
+static void expect_legend(struct profile_fixture *f,
+                          const struct pp_report_opts *o, const char *want)
 {
 	char *dot = run(f, o, PP_REPORT_DOT), *got = legend(dot);
 
@@ -84,7 +58,7 @@ static void expect_legend(struct fixture *f, const struct pp_report_opts *o,
  * values spelt out. */
 static void test_report_opts__zero_is_default(void **state)
 {
-	struct fixture *f = *state;
+	struct profile_fixture *f = *state;
 	struct pp_report_opts zero = {0};
 	struct pp_report_opts spelt = {.nodecount = 80,
 	                               .nodefraction = 0.005,
@@ -112,7 +86,7 @@ static void test_report_opts__zero_is_default(void **state)
 /* The values zero cannot mean: every node, no cutoff, no trimming. */
 static void test_report_opts__named_values(void **state)
 {
-	struct fixture *f = *state;
+	struct profile_fixture *f = *state;
 	struct pp_report_opts all = {.nodecount = PP_NODECOUNT_ALL};
 	struct pp_report_opts nofrac = {.nodefraction = PP_FRACTION_NONE};
 	struct pp_report_opts negative = {.nodefraction = -0.25};
@@ -148,7 +122,7 @@ static void test_report_opts__named_values(void **state)
 /* divide_by: zero is 1; another value divides. */
 static void test_report_opts__divide_by(void **state)
 {
-	struct fixture *f = *state;
+	struct profile_fixture *f = *state;
 	struct pp_report_opts zero = {.nodecount = 1};
 	struct pp_report_opts one = {.nodecount = 1, .divide_by = 1};
 	struct pp_report_opts ten = {.nodecount = 1, .divide_by = 10};
@@ -169,7 +143,7 @@ static void test_report_opts__divide_by(void **state)
  * second context after freeing one, so the renderer keeps its own). */
 static void test_report_opts__renderer(void **state)
 {
-	struct fixture *f = *state;
+	struct profile_fixture *f = *state;
 	struct pp_report_opts o = {.nodecount = 5};
 	struct pp_report *r = NULL;
 	FILE *null = fopen("/dev/null", "w");
@@ -203,5 +177,6 @@ int main(void)
 	        cmocka_unit_test(test_report_opts__renderer),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, profile_fixture_setup,
+	                              profile_fixture_teardown);
 }
