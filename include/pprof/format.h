@@ -33,6 +33,20 @@ size_t pp_scaled_label_n(int64_t value, const char *from_unit, size_t from_len,
                          const char *to_unit, size_t to_len, char *buf,
                          size_t size);
 
+/* Room for the number of any label, NUL included: "%.2f" of an int64
+ * scaled by at most 1e24 (P*GCU in n*GCU) is 43 digits, a sign and ".00". */
+#define PP_LABEL_NUM_MAX 64
+
+/* The same label in two parts, for a unit of any length: the number
+ * into num (size bytes, PP_LABEL_NUM_MAX hold any; NUL-terminated; its
+ * length returned), and the unit, borrowed (*unit_out, *unit_len bytes:
+ * a known unit's static name, or to_unit's or from_unit's own bytes; ""
+ * for a count or a zero). The label is the number then the unit. */
+size_t pp_scaled_label_parts(int64_t value, const char *from_unit,
+                             size_t from_len, const char *to_unit,
+                             size_t to_len, char *num, size_t size,
+                             const char **unit_out, size_t *unit_len);
+
 /* value/total as pprof prints it: "  100%", "12.34%", " 0.05%". */
 void pp_percentage(int64_t value, int64_t total, char *buf, size_t size);
 

@@ -232,7 +232,8 @@ struct pp_graph_tag {
 	 * for a label tag. */
 	uint32_t name;
 	int64_t value;
-	const char *unit;
+	const char *unit; /* unit_len bytes: a profile's, whole */
+	size_t unit_len;
 	int64_t flat, flat_div, cum, cum_div;
 	bool dead; /* below the node cutoff */
 };
@@ -246,6 +247,9 @@ struct pp_graph_tags {
 	uint32_t *slots; /* tag index + 1; 0 = empty */
 	uint32_t nslots;
 	pp_str bytes_key; /* "bytes" in the profile, or PP_NONE */
+	/* Its unit (bytes_unit_len bytes, a profile's may hold NUL bytes). */
+	const char *bytes_unit;
+	size_t bytes_unit_len;
 	const char *unit; /* numeric tags are printed in (pp_trim_opts) */
 };
 

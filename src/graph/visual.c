@@ -168,6 +168,52 @@ static int tag_slot(struct pp_view *v, struct pp_graph_tags *vt, uint32_t node,
 	return 0;
 }
 
+/* The tag string naming a "bytes" value: pprof's ScaledLabel from the
+ * key's unit, whole, to the tag unit (an unknown -unit is printed whole,
+ * so a long one is joined on the heap). */
+static int tag_name(struct pp_view *v, int64_t value, uint32_t *name)
+{
+	struct pp_graph_tags *vt = v->tags;
+	char num[PP_LABEL_NUM_MAX], buf[128], *s = buf;
+	const char *unit;
+	size_t n, unit_len;
+
+	n = pp_scaled_label_parts(value, vt->bytes_unit, vt->bytes_unit_len,
+	                          vt->unit, strlen(vt->unit), num, sizeof(num),
+	                          &unit, &unit_len);
+	if (unit_len > sizeof(buf) - n &&
+	    !(s = pp_malloc(v->ctx, n + unit_len)))
+		return pp_error(v->ctx, PP_ENOMEM, "out of memory");
+	memcpy(s, num, n);
+	memcpy(s + n, unit, unit_len);
+	*name = pp_strtab_intern(vt->strings, s, n + unit_len);
+	if (s != buf)
+		pp_free(v->ctx, s);
+	if (*name == PP_NONE)
+		return pp_error(v->ctx, PP_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The unit of the "bytes" numeric labels, as pprof's NumLabelUnits: the
+ * first a label gives, whole, else "bytes". */
+static void bytes_unit(const struct pp_profile *p, struct pp_graph_tags *vt)
+{
+	vt->bytes_unit = "bytes";
+	vt->bytes_unit_len = 5;
+	if (vt->bytes_key == PP_NONE)
+		return;
+	for (size_t i = 0; i < p->nlabels; i++) {
+		const struct pp_label *l = &p->labels[i];
+
+		if (l->key == vt->bytes_key && l->str == 0 && l->num != 0 &&
+		    l->num_unit) {
+			vt->bytes_unit = pp_profile_strn(p, l->num_unit,
+			                                 &vt->bytes_unit_len);
+			return;
+		}
+	}
+}
+
 /* Add w to node n's tags from sample s: its label set's tag (if it has
  * labels) and one numeric tag per "bytes" value, as pprof's addSample. */
 static int add_tags(struct pp_view *v, uint32_t s, uint32_t n, int64_t w,
@@ -190,22 +236,18 @@ static int add_tags(struct pp_view *v, uint32_t s, uint32_t n, int64_t w,
 		return 0;
 	for (uint32_t i = 0; i < smp->label_count; i++) {
 		const struct pp_label *l = &p->labels[smp->label_first + i];
-		const char *unit;
-		char buf[64];
 		uint32_t name;
 
 		if (l->key != vt->bytes_key || l->str != 0)
 			continue;
-		unit = l->num_unit ? pp_profile_str(p, l->num_unit) : "bytes";
-		pp_scaled_label(l->num, unit, vt->unit, buf, sizeof(buf));
-		name = pp_strtab_intern(vt->strings, buf, strlen(buf));
-		if (name == PP_NONE)
-			return pp_error(v->ctx, PP_ENOMEM, "out of memory");
+		if ((err = tag_name(v, l->num, &name)) < 0)
+			return err;
 		if ((err = tag_slot(v, vt, n, label, name, &t)) < 0)
 			return err;
 		if (!t->unit) {
 			t->value = l->num;
-			t->unit = unit;
+			t->unit = vt->bytes_unit;
+			t->unit_len = vt->bytes_unit_len;
 		}
 		*(flat ? &t->flat : &t->cum) += w;
 		*(flat ? &t->flat_div : &t->cum_div) += dw;
@@ -709,6 +751,7 @@ static int make_visual(struct pp_view *v, const struct pp_trim_opts *o)
 	if ((err = sample_labels(v, v->tags)) < 0)
 		return err;
 	v->tags->bytes_key = pp_strtab_find(g->prof->strings, "bytes", 5);
+	bytes_unit(g->prof, v->tags);
 	if (g->opts.call_tree)
 		return call_tree_view(v, nodecount, o->nodefraction,
 		                      o->edgefraction);

@@ -505,7 +505,9 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 		const struct pp_graph_tag *hi = &vt->tags[gr[g].max];
 		char a[40], b[40];
 
-		pp_scaled_label(lo->value, lo->unit, "auto", a, sizeof(a));
+		/* "auto" prints no unknown unit: the labels fit. */
+		pp_scaled_label_n(lo->value, lo->unit, lo->unit_len, "auto", 4,
+		                  a, sizeof(a));
 		if (count <= MAX_NODELETS) {
 			/* Few enough to show as they are: pprof keeps their
 			 * names, formatted in the report's unit. */
@@ -514,8 +516,8 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 		} else if (gr[g].count == 1) {
 			snprintf(gr[g].name, sizeof(gr[g].name), "%s", a);
 		} else {
-			pp_scaled_label(hi->value, hi->unit, "auto", b,
-			                sizeof(b));
+			pp_scaled_label_n(hi->value, hi->unit, hi->unit_len,
+			                  "auto", 4, b, sizeof(b));
 			snprintf(gr[g].name, sizeof(gr[g].name), "%s..%s", a,
 			         b);
 		}

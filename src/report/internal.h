@@ -239,8 +239,10 @@ int pp_report__num_units(struct pp_report *r);
  * report's granularity, values read from each sample; and the numeric
  * label keys' units. */
 int pp_report__trace_graph(struct pp_report *r);
-/* The unit of numeric label key (after pp_report__num_units). */
-const char *pp_report__num_unit(const struct pp_report *r, pp_str key);
+/* The unit of numeric label key (after pp_report__num_units), *len
+ * bytes: a profile's unit may hold NUL bytes and is used whole. */
+const char *pp_report__num_unit(const struct pp_report *r, pp_str key,
+                                size_t *len);
 
 /* Buffered output for reports that print millions of short lines; see
  * outbuf.c. Flush before returning; failed records a write error. */

@@ -93,18 +93,24 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 				add_str(p, &b, l->str);
 				continue;
 			}
-			if (style == PP_LABELS_TRACES)
-				pp_scaled_label(l->num,
-				                pp_report__num_unit(r, l->key),
-				                "auto", tmp, sizeof(tmp));
-			else if (last_unit == nvals)
-				snprintf(tmp, sizeof(tmp), "%lld %s",
-				         (long long)l->num,
-				         pp_profile_str(p, l->num_unit));
-			else
-				snprintf(tmp, sizeof(tmp), "%lld",
-				         (long long)l->num);
-			pp_strbuf_addstr(&b, tmp);
+			if (style == PP_LABELS_TRACES) {
+				size_t ul, n;
+				const char *u =
+				        pp_report__num_unit(r, l->key, &ul);
+
+				/* "auto" never prints an unknown unit, so
+				 * the label fits tmp; the unit is read whole
+				 * (a NUL in it keeps it unknown). */
+				n = pp_scaled_label_n(l->num, u, ul, "auto", 4,
+				                      tmp, sizeof(tmp));
+				pp_strbuf_add(&b, tmp, n);
+				continue;
+			}
+			pp_strbuf_addf(&b, "%lld", (long long)l->num);
+			if (last_unit == nvals) {
+				pp_strbuf_addch(&b, ' ');
+				add_str(p, &b, l->num_unit);
+			}
 		}
 		if (style == PP_LABELS_RAW)
 			pp_strbuf_addch(&b, ']');
@@ -181,15 +187,21 @@ int pp_report__num_units(struct pp_report *r)
 	return r->num_units_done ? 0 : find_num_units(r);
 }
 
-const char *pp_report__num_unit(const struct pp_report *r, pp_str key)
+const char *pp_report__num_unit(const struct pp_report *r, pp_str key,
+                                size_t *len)
 {
 	const char *k;
 
 	for (uint32_t i = 0; i < r->nnum_units; i++)
 		if (r->num_units[i].key == key && r->num_units[i].unit)
-			return pp_profile_str(r->prof, r->num_units[i].unit);
-	k = pp_profile_str(r->prof, key);
-	if (strcmp(k, "alignment") == 0 || strcmp(k, "request") == 0)
+			return pp_profile_strn(r->prof, r->num_units[i].unit,
+			                       len);
+	/* The whole key: "request\0x" is its own unit, not bytes. */
+	k = pp_profile_strn(r->prof, key, len);
+	if (pp_bytes_eq(k, *len, "alignment", 9) ||
+	    pp_bytes_eq(k, *len, "request", 7)) {
+		*len = 5;
 		return "bytes";
+	}
 	return k;
 }

@@ -13,6 +13,7 @@
 #include "report/internal.h"
 #include "util/bytes.h"
 #include "util/goint.h"
+#include "util/strbuf.h"
 
 struct tag_value {
 	char *name;
@@ -190,6 +191,30 @@ static void put_json_key(const struct pp_report *r, const struct tag_key *k,
 
 static int tags_report(struct pp_report *r, bool json, FILE *out);
 
+/* Add numeric label l of key (kl bytes) worth v: its value as pprof's
+ * ScaledLabel prints it in the report's unit, from the key's unit read
+ * whole (a NUL in it keeps it unknown). An unknown -unit is printed
+ * whole too, so the text is built in val, not a fixed buffer. */
+static int add_num(struct pp_report *r, struct tag_table *t,
+                   struct pp_strbuf *val, const char *key, size_t kl,
+                   const struct pp_label *l, int64_t v)
+{
+	char num[PP_LABEL_NUM_MAX];
+	const char *from, *unit;
+	size_t from_len, unit_len, n;
+	int err;
+
+	from = pp_report__num_unit(r, l->key, &from_len);
+	n = pp_scaled_label_parts(l->num, from, from_len, r->opts.unit,
+	                          strlen(r->opts.unit), num, sizeof(num), &unit,
+	                          &unit_len);
+	pp_strbuf_reset(val);
+	if ((err = pp_strbuf_add(val, num, n)) < 0 ||
+	    (err = pp_strbuf_add(val, unit, unit_len)) < 0)
+		return err;
+	return add(t, key, kl, val->s, val->len, v);
+}
+
 int pp_report_tags(struct pp_report *r, FILE *out)
 {
 	return tags_report(r, false, out);
@@ -206,12 +231,13 @@ static int tags_report(struct pp_report *r, bool json, FILE *out)
 	struct tag_table t = {r->ctx, NULL, 0, 0};
 	struct pp_report__tw tw;
 	uint32_t nt = p->nsample_types;
-	char val[128];
+	struct pp_strbuf val;
 	int err = 0;
 
 	pp_report__tw_init(&tw, r->ctx, out);
+	pp_strbuf_init(&val, r->ctx);
 	if ((err = pp_report__num_units(r)) < 0)
-		return err;
+		goto done;
 	for (uint32_t s = 0; s < p->nsamples && err >= 0; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		int64_t v = p->values[(size_t)s * nt + r->sample_index];
@@ -228,10 +254,7 @@ static int tags_report(struct pp_report *r, bool json, FILE *out)
 
 				err = add(&t, key, kl, sv, vl, v);
 			} else if (l->num != 0) {
-				pp_scaled_label(l->num,
-				                pp_report__num_unit(r, l->key),
-				                r->opts.unit, val, sizeof(val));
-				err = add(&t, key, kl, val, strlen(val), v);
+				err = add_num(r, &t, &val, key, kl, l, v);
 			}
 		}
 	}
@@ -261,6 +284,7 @@ static int tags_report(struct pp_report *r, bool json, FILE *out)
 	else if (err >= 0)
 		err = pp_report__tw_flush(&tw);
 done:
+	pp_strbuf_release(&val);
 	pp_report__tw_release(&tw);
 	table_release(&t);
 	return err;

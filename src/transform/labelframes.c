@@ -141,30 +141,38 @@ static int label_name(struct pp_profile *p, uint32_t s, pp_str key,
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t i = 0; i < smp->label_count; i++) {
 			const struct pp_label *l = &labels[i];
-			char num[64];
-			const char *v;
-			size_t vl;
+			char num[PP_LABEL_NUM_MAX];
+			const char *v, *u = "";
+			size_t vl, ul = 0;
 
 			if (l->key != key || (pass == 0) != (l->str != 0))
 				continue;
+			/* Values and units whole: they may hold NUL bytes,
+			 * and an unknown unit is printed at any length. */
 			if (pass == 0) {
-				v = pp_profile_str(p, l->str);
+				v = pp_profile_strn(p, l->str, &vl);
 			} else {
-				pp_scaled_label(
-				        l->num,
-				        units ? pp_profile_str(p, l->num_unit)
-				              : "",
-				        units ? unit : "", num, sizeof(num));
+				const char *from = "";
+				size_t fl = 0;
+
+				if (units)
+					from = pp_profile_strn(p, l->num_unit,
+					                       &fl);
+				vl = pp_scaled_label_parts(
+				        l->num, from, fl, units ? unit : "",
+				        units ? strlen(unit) : 0, num,
+				        sizeof(num), &u, &ul);
 				v = num;
 			}
-			vl = strlen(v);
 			if ((err = pp_grow(p->ctx, (void **)buf, cap,
-			                   len + vl + 2, 1)) < 0)
+			                   len + vl + ul + 2, 1)) < 0)
 				return err;
 			if (len)
 				(*buf)[len++] = ',';
 			memcpy(*buf + len, v, vl);
 			len += vl;
+			memcpy(*buf + len, u, ul);
+			len += ul;
 			*matched = true;
 		}
 	}

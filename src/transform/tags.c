@@ -10,6 +10,7 @@
 
 #include "pprof/format.h"
 #include "transform/internal.h"
+#include "util/bytes.h"
 
 enum range_kind { R_EQ, R_GE, R_LE, R_BETWEEN };
 
@@ -35,16 +36,21 @@ struct num_units {
 	pp_str *unit; /* per string id (as key); 0 = none seen */
 };
 
+/* The unit, *len bytes: whole, as a NUL in it keeps it unknown (and
+ * "request\0x" is its own unit, not bytes). */
 static const char *key_unit(const struct pp_profile *p,
-                            const struct num_units *u, pp_str key)
+                            const struct num_units *u, pp_str key, size_t *len)
 {
 	const char *k;
 
 	if (u->unit[key])
-		return pp_profile_str(p, u->unit[key]);
-	k = pp_profile_str(p, key);
-	if (strcmp(k, "alignment") == 0 || strcmp(k, "request") == 0)
+		return pp_profile_strn(p, u->unit[key], len);
+	k = pp_profile_strn(p, key, len);
+	if (pp_bytes_eq(k, *len, "alignment", 9) ||
+	    pp_bytes_eq(k, *len, "request", 7)) {
+		*len = 5;
 		return "bytes";
+	}
 	return k;
 }
 
@@ -188,12 +194,15 @@ static void release_filter(struct pp_ctx *ctx, struct tag_filter *f)
 	pp_free(ctx, f->rx);
 }
 
-static bool in_range(const struct tag_filter *f, int64_t v, const char *unit)
+static bool in_range(const struct tag_filter *f, int64_t v, const char *unit,
+                     size_t unit_len)
 {
 	const char *su;
-	double sv = pp_scale(v, unit, f->unit, &su);
+	size_t sl;
+	double sv = pp_scale_n(v, unit, unit_len, f->unit, strlen(f->unit), &su,
+	                       &sl);
 
-	if (strcmp(su, f->unit) != 0)
+	if (!pp_bytes_eq(su, sl, f->unit, strlen(f->unit)))
 		return false;
 	switch (f->kind) {
 	case R_EQ:
@@ -267,9 +276,13 @@ static int matches(const struct pp_work *w, const struct num_units *units,
 		for (uint32_t i = 0; i < n; i++) {
 			const struct pp_label *l = &labels[i];
 
+			const char *u;
+			size_t ul;
+
 			if (!is_numeric(l) || (f->has_key && l->key != f->key))
 				continue;
-			if (in_range(f, l->num, key_unit(p, units, l->key))) {
+			u = key_unit(p, units, l->key, &ul);
+			if (in_range(f, l->num, u, ul)) {
 				*out = true;
 				return 0;
 			}

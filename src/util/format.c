@@ -167,27 +167,43 @@ double pp_scale(int64_t value, const char *from_unit, const char *to_unit,
 	                  strlen(to_unit), unit_out, &n);
 }
 
+size_t pp_scaled_label_parts(int64_t value, const char *from_unit,
+                             size_t from_len, const char *to_unit,
+                             size_t to_len, char *num, size_t size,
+                             const char **unit_out, size_t *unit_len)
+{
+	double v = pp_scale_n(value, from_unit, from_len, to_unit, to_len,
+	                      unit_out, unit_len);
+	size_t len;
+
+	if (size == 0)
+		return 0;
+	snprintf(num, size, "%.2f", v);
+	len = strlen(num);
+	if (len > 3 && strcmp(num + len - 3, ".00") == 0)
+		num[len -= 3] = '\0';
+	if (strcmp(num, "0") == 0 || strcmp(num, "-0") == 0) {
+		snprintf(num, size, "0");
+		*unit_out = "";
+		*unit_len = 0;
+		return strlen(num);
+	}
+	return len;
+}
+
 size_t pp_scaled_label_n(int64_t value, const char *from_unit, size_t from_len,
                          const char *to_unit, size_t to_len, char *buf,
                          size_t size)
 {
 	const char *unit;
 	size_t unit_len;
-	double v = pp_scale_n(value, from_unit, from_len, to_unit, to_len,
-	                      &unit, &unit_len);
-	char num[64];
+	char num[PP_LABEL_NUM_MAX];
 	size_t len;
 
 	if (size == 0)
 		return 0;
-	snprintf(num, sizeof(num), "%.2f", v);
-	len = strlen(num);
-	if (len > 3 && strcmp(num + len - 3, ".00") == 0)
-		num[len -= 3] = '\0';
-	if (strcmp(num, "0") == 0 || strcmp(num, "-0") == 0) {
-		snprintf(buf, size, "0");
-		return strlen(buf);
-	}
+	len = pp_scaled_label_parts(value, from_unit, from_len, to_unit, to_len,
+	                            num, sizeof(num), &unit, &unit_len);
 	/* The unit copied with its length: it may hold NUL bytes. */
 	if (len > size - 1)
 		len = size - 1;

@@ -172,6 +172,18 @@ assert b"[samples/count cpu/nanoseconds]\n" in data, data'
 RC=$?
 expect_status 2 "sample_index cpu"
 
+# A "bytes" label (the one numeric label pprof draws) whose unit is
+# "bytes\0tail" has no unit pprof knows, read whole: the tag nodes show the
+# numbers alone, as go tool pprof -dot prints them for this profile (a unit
+# cut at its NUL would be bytes, and show 6kB).
+U="$SRCDIR/testdata/names/nul_units.pb.gz"
+"$PPROF_C" dot "$U" >"$TMP/out" 2>"$TMP/err" </dev/null
+RC=$?
+expect_status 0 "dot: numeric tags"
+got=$(grep -ao 'NN[0-9_]* \[label = "[^"]*"' "$TMP/out" | sed 's/.*label = //' | sort | tr '\n' ' ')
+want='"10752" "12288" "13824" "1536" "15360" "16896" "18432" "19968" "21504" "3072" "4608" "6144" "7680" "9216" '
+[ "$got" = "$want" ] && ok || bad "dot: numeric tags: $got"
+
 # The web UI's flame graph names a function whole: pivot holds a NUL as
 # %00, so "a\0x" and "a\0y" are two pivots, neither "a"; a name JSON
 # cannot carry (invalid UTF-8) comes with its bytes in raw_names, which

@@ -81,6 +81,44 @@ static void test_format__units_with_nul(void **state)
 	assert_int_equal(n, 6);
 }
 
+/* A label in two parts: the number, and the unit borrowed whole at any
+ * length (a known unit's static name, "" for none or a zero). */
+static void test_format__label_parts(void **state)
+{
+	char big[300], num[PP_LABEL_NUM_MAX];
+	const char *u;
+	size_t n, ul;
+
+	(void)state;
+	memset(big, 'x', sizeof(big));
+	big[3] = '\0';
+	n = pp_scaled_label_parts(1500, big, sizeof(big), big, sizeof(big), num,
+	                          sizeof(num), &u, &ul);
+	assert_int_equal(n, 4);
+	assert_string_equal(num, "1500");
+	assert_ptr_equal(u, big);
+	assert_int_equal(ul, sizeof(big));
+	n = pp_scaled_label_parts(1536, "bytes", 5, "auto", 4, num, sizeof(num),
+	                          &u, &ul);
+	assert_string_equal(num, "1.50");
+	assert_int_equal(n, 4);
+	assert_memory_equal(u, "kB", 3);
+	assert_int_equal(ul, 2);
+	n = pp_scaled_label_parts(0, big, sizeof(big), big, sizeof(big), num,
+	                          sizeof(num), &u, &ul);
+	assert_string_equal(num, "0");
+	assert_int_equal(n, 1);
+	assert_int_equal(ul, 0);
+	/* The widest number fits: INT64_MIN P*GCU in n*GCU (1e24 times). */
+	n = pp_scaled_label_parts(INT64_MIN, "petagcu", 7, "nanogcu", 7, num,
+	                          sizeof(num), &u, &ul);
+	/* A sign and 43 digits; the ".00" is dropped. */
+	assert_int_equal(n, 44);
+	assert_int_equal(strlen(num), 44);
+	assert_memory_equal(num, "-9223372036854775", 17);
+	assert_string_equal(u, "n*GCU");
+}
+
 static void check_pct(int64_t v, int64_t total, const char *want)
 {
 	char buf[32];
@@ -121,6 +159,7 @@ int main(void)
 	        cmocka_unit_test(test_format__bytes),
 	        cmocka_unit_test(test_format__counts),
 	        cmocka_unit_test(test_format__units_with_nul),
+	        cmocka_unit_test(test_format__label_parts),
 	        cmocka_unit_test(test_format__percentage),
 	        cmocka_unit_test(test_format__units_known),
 	};

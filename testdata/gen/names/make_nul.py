@@ -6,6 +6,7 @@ only after a NUL stay apart.
 
     python3 testdata/gen/names/make_nul.py [OUT]
     python3 testdata/gen/names/make_nul.py --types [OUT]
+    python3 testdata/gen/names/make_nul.py --units [OUT]
 
 With --types (testdata/names/nul_types.pb.gz) the NUL bytes are in the
 sample types, their units, the period type, the default sample type and
@@ -13,6 +14,15 @@ drop_frames too ("a\\0x|\\0lead": two of the functions, named whole).
 The second type's unit, "nano\\0s\\xc3\\xa9conds\\xff", is no unit pprof
 knows, so it follows every value whole; its two-byte rune and its
 invalid byte count one column each where pprof pads values.
+
+With --units (testdata/names/nul_units.pb.gz) the NUL bytes are in the
+units of values and numeric labels, and the units are long: the second
+sample type's unit is LONG_UNIT (200 bytes, a NUL, a two-byte rune), so
+every value label is longer than a fixed buffer of a few dozen bytes; the
+numeric labels "n\\0um" and "bytes" (the one key the call graph draws)
+have the unit "bytes\\0tail" (no unit pprof knows, though "bytes" is),
+"big" has LONG_UNIT, and "request\\0x" has none, so it is its own unit
+(pprof infers "bytes" only for the whole key "request").
 
 Functions "a\\0x" and "a\\0y" differ only after a NUL and "a" is their
 prefix; "\\0lead" starts with one; "b\\xff\\xfe", "c\\xc0\\xafd" (overlong)
@@ -64,6 +74,11 @@ STACKS = [
 ]
 
 
+# 200 bytes: "long\0unit-\xc3\xa9" and x up to the length.
+LONG_UNIT = b"long\x00unit-\xc3\xa9"
+LONG_UNIT += b"x" * (200 - len(LONG_UNIT))
+
+
 def varint(v):
     out = bytearray()
     while True:
@@ -88,10 +103,11 @@ def packed(num, values):
 
 def main():
     args = sys.argv[1:]
-    types = bool(args) and args[0] == "--types"
-    if types:
+    mode = args[0] if args and args[0] in ("--types", "--units") else ""
+    if mode:
         args = args[1:]
-    default = "testdata/names/nul%s.pb.gz" % ("_types" if types else "")
+    types, units = mode == "--types", mode == "--units"
+    default = "testdata/names/nul%s.pb.gz" % mode.replace("--", "_")
     out = args[0] if args else default
     strings = [b""]
 
@@ -105,6 +121,9 @@ def main():
         st = field_varint(1, s(b"samp\x00les")) + field_varint(2, s(b"count"))
         vt = (field_varint(1, s(b"cpu\x00x")) +
               field_varint(2, s(b"nano\x00s\xc3\xa9conds\xff")))
+    elif units:
+        st = field_varint(1, s(b"samples")) + field_varint(2, s(b"count"))
+        vt = field_varint(1, s(b"cpu")) + field_varint(2, s(LONG_UNIT))
     else:
         st = field_varint(1, s(b"samples")) + field_varint(2, s(b"count"))
         vt = field_varint(1, s(b"cpu")) + field_varint(2, s(b"nanoseconds"))
@@ -115,8 +134,21 @@ def main():
         smp = packed(1, locs) + packed(2, [value // 10, value * 1000000])
         smp += field_bytes(3, field_varint(1, s(b"k\x00ey")) +
                            field_varint(2, s(label)))
-        smp += field_bytes(3, field_varint(1, s(b"n\x00um")) +
-                           field_varint(3, num))
+        if units:
+            smp += field_bytes(3, field_varint(1, s(b"n\x00um")) +
+                               field_varint(3, num) +
+                               field_varint(4, s(b"bytes\x00tail")))
+            smp += field_bytes(3, field_varint(1, s(b"big")) +
+                               field_varint(3, num * 1000) +
+                               field_varint(4, s(LONG_UNIT)))
+            smp += field_bytes(3, field_varint(1, s(b"request\x00x")) +
+                               field_varint(3, num * 512))
+            smp += field_bytes(3, field_varint(1, s(b"bytes")) +
+                               field_varint(3, num * 1536) +
+                               field_varint(4, s(b"bytes\x00tail")))
+        else:
+            smp += field_bytes(3, field_varint(1, s(b"n\x00um")) +
+                               field_varint(3, num))
         prof += field_bytes(2, smp)
     mapping = (field_varint(1, 1) + field_varint(2, 0x400000) +
                field_varint(3, 0x500000) +
