@@ -114,6 +114,18 @@ static bool ends_with(const char *name, size_t n, const char *suffix)
 	return n >= k && memcmp(name + n - k, suffix, k) == 0;
 }
 
+/* Does name (n bytes) hold needle anywhere? Searched with the length:
+ * a name may hold NUL bytes, and the bytes after one are still its own. */
+static bool contains(const char *name, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+
+	for (size_t i = 0; i + k <= n; i++)
+		if (memcmp(name + i, needle, k) == 0)
+			return true;
+	return false;
+}
+
 /* flamegraph.pl's kinds of frame for java, js and perl, as the palette
  * a frame takes: JIT-compiled and the language's own code green, inlined
  * aqua, kernel orange, C++ yellow, the rest (native) red. */
@@ -132,21 +144,23 @@ static enum palette frame_kind(enum palette p, const char *name, size_t len)
 	case PAL_JAVA:
 		for (size_t i = 0; i < sizeof(java_pkgs) / sizeof(*java_pkgs);
 		     i++) {
-			size_t n = strlen(java_pkgs[i]);
-			const char *s = name[0] == 'L' ? name + 1 : name;
+			size_t n = strlen(java_pkgs[i]), skip;
+			const char *s;
 
-			if (strncmp(s, java_pkgs[i], n) == 0 &&
+			skip = len > 0 && name[0] == 'L';
+			s = name + skip;
+			if (len - skip > n && memcmp(s, java_pkgs[i], n) == 0 &&
 			    (s[n] == '/' || s[n] == '.'))
 				return PAL_GREEN;
 		}
 		break;
 	case PAL_JS:
-		if (strstr(name, ".js") || strstr(name, ".ts") ||
-		    strchr(name, '/'))
+		if (contains(name, len, ".js") || contains(name, len, ".ts") ||
+		    memchr(name, '/', len))
 			return PAL_GREEN;
 		break;
 	case PAL_PERL:
-		if (strstr(name, "Perl") || strstr(name, ".pl"))
+		if (contains(name, len, "Perl") || contains(name, len, ".pl"))
 			return PAL_GREEN;
 		break;
 	default:

@@ -184,6 +184,22 @@ got=$(grep -ao 'NN[0-9_]* \[label = "[^"]*"' "$TMP/out" | sed 's/.*label = //' |
 want='"10752" "12288" "13824" "1536" "15360" "16896" "18432" "19968" "21504" "3072" "4608" "6144" "7680" "9216" '
 [ "$got" = "$want" ] && ok || bad "dot: numeric tags: $got"
 
+# flame -colors=js and perl tell a frame's kind from its whole name: what
+# marks it (".js", "/", "Perl", ".pl") follows a NUL here. Green is the
+# language's own code, red native (the fills are a hash of each name).
+C="$SRCDIR/testdata/names/nul_colors.pb.gz"
+fills() { # PALETTE: "NAME FILL" per frame, in the SVG's order
+	"$PPROF_C" flame -colors="$1" "$C" 2>"$TMP/err" </dev/null |
+		grep -ao '<title>[^<]*</title><rect [^>]*fill="[^"]*"' |
+		sed 's/<title>\([^ ]*\) .* fill="\([^"]*\)"/\1 \2/' | tr '\n' ' '
+}
+got=$(fills js)
+want='all rgb(242,111,111) main rgb(201,52,52) f\x00.js rgb(50,200,50) g\x00Perl rgb(249,122,122) h\x00/x rgb(73,221,73) p\x00.pl rgb(204,56,56) plain\x00x rgb(222,82,82) '
+[ "$got" = "$want" ] && ok || bad "flame -colors=js: $got"
+got=$(fills perl)
+want='all rgb(242,111,111) main rgb(201,52,52) f\x00.js rgb(200,51,51) g\x00Perl rgb(104,249,104) h\x00/x rgb(221,80,80) p\x00.pl rgb(54,204,54) plain\x00x rgb(222,82,82) '
+[ "$got" = "$want" ] && ok || bad "flame -colors=perl: $got"
+
 # The web UI's flame graph names a function whole: pivot holds a NUL as
 # %00, so "a\0x" and "a\0y" are two pivots, neither "a"; a name JSON
 # cannot carry (invalid UTF-8) comes with its bytes in raw_names, which

@@ -7,6 +7,7 @@ only after a NUL stay apart.
     python3 testdata/gen/names/make_nul.py [OUT]
     python3 testdata/gen/names/make_nul.py --types [OUT]
     python3 testdata/gen/names/make_nul.py --units [OUT]
+    python3 testdata/gen/names/make_nul.py --colors [OUT]
 
 With --types (testdata/names/nul_types.pb.gz) the NUL bytes are in the
 sample types, their units, the period type, the default sample type and
@@ -23,6 +24,11 @@ numeric labels "n\\0um" and "bytes" (the one key the call graph draws)
 have the unit "bytes\\0tail" (no unit pprof knows, though "bytes" is),
 "big" has LONG_UNIT, and "request\\0x" has none, so it is its own unit
 (pprof infers "bytes" only for the whole key "request").
+
+With --colors (testdata/names/nul_colors.pb.gz) the functions are
+COLOR_FUNCS, whose kind for flame's -colors=js and perl shows only after
+a NUL: "f\\0.js" and "h\\0/x" are JavaScript, "g\\0Perl" and "p\\0.pl"
+Perl, "plain\\0x" neither.
 
 Functions "a\\0x" and "a\\0y" differ only after a NUL and "a" is their
 prefix; "\\0lead" starts with one; "b\\xff\\xfe", "c\\xc0\\xafd" (overlong)
@@ -79,6 +85,17 @@ LONG_UNIT = b"long\x00unit-\xc3\xa9"
 LONG_UNIT += b"x" * (200 - len(LONG_UNIT))
 
 
+# --colors: main calls each, worth its value.
+COLOR_FUNCS = [
+    (b"main", b"main.go", 0),
+    (b"f\x00.js", b"f.js", 500),
+    (b"h\x00/x", b"h.js", 400),
+    (b"g\x00Perl", b"g.pl", 300),
+    (b"p\x00.pl", b"p.pl", 200),
+    (b"plain\x00x", b"plain.c", 100),
+]
+
+
 def varint(v):
     out = bytearray()
     while True:
@@ -103,10 +120,16 @@ def packed(num, values):
 
 def main():
     args = sys.argv[1:]
-    mode = args[0] if args and args[0] in ("--types", "--units") else ""
+    mode = args[0] if args and args[0] in ("--types", "--units",
+                                            "--colors") else ""
     if mode:
         args = args[1:]
     types, units = mode == "--types", mode == "--units"
+    funcs, stacks = FUNCS, STACKS
+    if mode == "--colors":
+        funcs = [(name, filename) for name, filename, _ in COLOR_FUNCS]
+        stacks = [([i], value, b"v", 1)
+                  for i, (_, _, value) in enumerate(COLOR_FUNCS) if i]
     default = "testdata/names/nul%s.pb.gz" % mode.replace("--", "_")
     out = args[0] if args else default
     strings = [b""]
@@ -129,7 +152,7 @@ def main():
         vt = field_varint(1, s(b"cpu")) + field_varint(2, s(b"nanoseconds"))
     prof += field_bytes(1, st)
     prof += field_bytes(1, vt)
-    for stack, value, label, num in STACKS:
+    for stack, value, label, num in stacks:
         locs = [i + 1 for i in stack] + [1]
         smp = packed(1, locs) + packed(2, [value // 10, value * 1000000])
         smp += field_bytes(3, field_varint(1, s(b"k\x00ey")) +
@@ -155,12 +178,12 @@ def main():
                field_varint(5, s(b"/bin/pr\x00og\xff")) +
                field_varint(7, 1) + field_varint(8, 1) + field_varint(9, 1))
     prof += field_bytes(3, mapping)
-    for i in range(len(FUNCS)):
+    for i in range(len(funcs)):
         line = field_varint(1, i + 1) + field_varint(2, 10 + i)
         prof += field_bytes(4, field_varint(1, i + 1) + field_varint(2, 1) +
                             field_varint(3, 0x401000 + 16 * i) +
                             field_bytes(4, line))
-    for i, (name, filename, *sysname) in enumerate(FUNCS):
+    for i, (name, filename, *sysname) in enumerate(funcs):
         fn = field_varint(1, i + 1) + field_varint(2, s(name))
         if sysname:
             fn += field_varint(3, s(sysname[0]))
