@@ -13,22 +13,22 @@
 #include "pprof/format.h"
 #include "report/asm.h"
 
-static size_t value_or_dot(const struct pp_report *r, int64_t v, char *buf,
-                           size_t size)
+static void value_or_dot(const struct pp_report *r, int64_t v,
+                         struct pp_report__val *out)
 {
 	if (v != 0)
-		return pp_report__format(r, v, buf, size);
-	snprintf(buf, size, ".");
-	return 1;
+		pp_report__format(r, v, out);
+	else
+		pp_report__val_text(out, ".");
 }
 
 /* "%10s %10s " of the two values, whose unit may hold NUL bytes. */
-static void put_values(FILE *out, const char *fs, size_t fl, const char *cs,
-                       size_t cl)
+static void put_values(FILE *out, const struct pp_report__val *fs,
+                       const struct pp_report__val *cs)
 {
-	pp_report__put_padded(out, fs, fl, 10);
+	pp_report__put_val_padded(out, fs, 10);
 	fputc(' ', out);
-	pp_report__put_padded(out, cs, cl, 10);
+	pp_report__put_val_padded(out, cs, 10);
 	fputc(' ', out);
 }
 
@@ -42,8 +42,8 @@ static const char *base_name(const char *path)
 static void print_routine(const struct pp_report *r, const struct pp_asm *a,
                           const struct pp_asm_routine *rt, FILE *out)
 {
-	char fs[64], cs[64], pct[32];
-	size_t fl, cl;
+	struct pp_report__val fs, cs;
+	char pct[32];
 	pp_str function = PP_NONE, file = PP_NONE;
 	int64_t line = -1;
 
@@ -56,18 +56,18 @@ static void print_routine(const struct pp_report *r, const struct pp_asm *a,
 		if (!nl)
 			break;
 	}
-	fl = pp_report__format(r, rt->flat, fs, sizeof(fs));
-	cl = pp_report__format(r, rt->cum, cs, sizeof(cs));
+	pp_report__format(r, rt->flat, &fs);
+	pp_report__format(r, rt->cum, &cs);
 	pp_percentage(rt->cum, r->total, pct, sizeof(pct));
-	put_values(out, fs, fl, cs, cl);
+	put_values(out, &fs, &cs);
 	fprintf(out, "(flat, cum) %s of Total\n", pct);
 	for (uint32_t i = 0; i < rt->ninsns; i++) {
 		const struct pp_asm_insn *in = &a->insns[rt->insn_first + i];
 		const char *text = pp_asm_str(a, in->text);
 		char loc[1024] = "";
 
-		fl = value_or_dot(r, in->flat, fs, sizeof(fs));
-		cl = value_or_dot(r, in->cum, cs, sizeof(cs));
+		value_or_dot(r, in->flat, &fs);
+		value_or_dot(r, in->cum, &cs);
 		if (in->nframes > 0) {
 			const struct pp_asm_frame *f =
 			        &a->frames[in->frame_first];
@@ -98,7 +98,7 @@ static void print_routine(const struct pp_report *r, const struct pp_asm *a,
 		}
 		if (loc[0] && strlen(text) >= 40)
 			fprintf(out, "%74s;%s\n", "", loc);
-		put_values(out, fs, fl, cs, cl);
+		put_values(out, &fs, &cs);
 		if (loc[0] && strlen(text) < 40)
 			fprintf(out, "%10llx: %-40s;%s\n",
 			        (unsigned long long)in->addr, text, loc);
@@ -117,13 +117,14 @@ int pp_report_disasm_max(struct pp_report *r, const char *symbol, int max_funcs,
                          FILE *out)
 {
 	struct pp_asm *a = NULL;
-	char tot[64];
+	struct pp_report__val tot;
 	int err;
 
 	if ((err = pp_report__asm(r, symbol, max_funcs, false, &a)) < 0)
 		return err;
 	fputs("Total: ", out);
-	fwrite(tot, 1, pp_report__format(r, r->total, tot, sizeof(tot)), out);
+	pp_report__format(r, r->total, &tot);
+	pp_report__put_val(out, &tot);
 	fputc('\n', out);
 	for (size_t i = 0; i < a->nroutines; i++)
 		print_routine(r, a, &a->routines[i], out);

@@ -233,18 +233,25 @@ static void dot_color(double score, bool background, char *buf, size_t size)
 	         (unsigned)(uint8_t)(b * 255.0));
 }
 
-/* The edge from node `from` to its tag node `to`_i, labelled with a value
- * of wl bytes (escaped: a profile's unit may hold any byte). */
+/* Value v escaped: a profile's unit may hold any byte. */
+static void put_dot_val(FILE *out, const struct pp_report__val *v)
+{
+	pp_report__put_dot(out, v->num, v->num_len);
+	pp_report__put_dot(out, v->unit, v->unit_len);
+}
+
+/* The edge from node `from` to its tag node `to`_i, labelled with value
+ * w. */
 static void put_tag_edge(FILE *out, const char *from, const char *to,
-                         uint32_t i, const char *ws, size_t wl,
+                         uint32_t i, const struct pp_report__val *w,
                          const char *attr)
 {
 	fprintf(out, "%s -> %s_%u [label=\" ", from, to, i);
-	pp_report__put_dot(out, ws, wl);
+	put_dot_val(out, w);
 	fputs("\" weight=100 tooltip=\"", out);
-	pp_report__put_dot(out, ws, wl);
+	put_dot_val(out, w);
 	fputs("\" labeltooltip=\"", out);
-	pp_report__put_dot(out, ws, wl);
+	put_dot_val(out, w);
 	fprintf(out, "\"%s]\n", attr);
 }
 
@@ -283,8 +290,7 @@ static int put_legend(struct pp_report *r, FILE *out)
 	size_t title_len = 0;
 	const char *title = title_of(r, &title_len);
 	int64_t flat_sum = 0;
-	char a[64], b[64];
-	size_t al, bl;
+	struct pp_report__val a, b;
 	bool first = true;
 
 	mem = open_memstream(&text, &len);
@@ -293,15 +299,15 @@ static int put_legend(struct pp_report *r, FILE *out)
 	pp_report__print_profile_labels(r, mem);
 	for (uint32_t i = 0; i < r->view.norder; i++)
 		flat_sum += pp_node_flat(&g->nodes[r->view.order[i]]);
-	al = pp_report__format(r, flat_sum, a, sizeof(a));
-	bl = pp_report__format(r, r->total, b, sizeof(b));
+	pp_report__format(r, flat_sum, &a);
+	pp_report__format(r, r->total, &b);
 	pp_report__print_active_filters(r, mem);
 	fputs("Showing nodes accounting for ", mem);
-	fwrite(a, 1, al, mem);
+	pp_report__put_val(mem, &a);
 	fputs(", ", mem);
 	put_pct(mem, flat_sum, r->total);
 	fputs(" of ", mem);
-	fwrite(b, 1, bl, mem);
+	pp_report__put_val(mem, &b);
 	fputs(" total\n", mem);
 	pp_report__print_dropped(r, true, mem);
 	fputs("\nSee https://git.io/JfYMW for how to read the graph\n", mem);
@@ -343,18 +349,17 @@ static void put_node(struct pp_report *r, struct shortener *sh, uint32_t n,
 {
 	const struct pp_node *node = &r->graph->nodes[n];
 	int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
-	char fs[64], cs[64], color[16], fill[16];
-	size_t fl, cl;
+	struct pp_report__val fs, cs;
+	char color[16], fill[16];
 	int font = 8;
 	double score = (double)cum / (double)pp_go_abs64(r->total);
 
-	fl = pp_report__format(r, flat, fs, sizeof(fs));
-	memcpy(cs, fs, sizeof(cs));
-	cl = fl;
+	pp_report__format(r, flat, &fs);
+	cs = fs;
 	fprintf(out, "N%u [label=\"", id);
 	put_multiline_name(r, sh, node, out);
 	if (flat != 0) {
-		pp_report__put_dot(out, fs, fl);
+		put_dot_val(out, &fs);
 		fputs(" (", out);
 		put_pct(out, flat, r->total);
 		fputc(')', out);
@@ -362,10 +367,10 @@ static void put_node(struct pp_report *r, struct shortener *sh, uint32_t n,
 		fputc('0', out);
 	}
 	if (cum != flat) {
-		cl = pp_report__format(r, cum, cs, sizeof(cs));
+		pp_report__format(r, cum, &cs);
 		fputs(flat != 0 ? "\\n" : " ", out);
 		fputs("of ", out);
-		pp_report__put_dot(out, cs, cl);
+		put_dot_val(out, &cs);
 		fputs(" (", out);
 		put_pct(out, cum, r->total);
 		fputc(')', out);
@@ -380,7 +385,7 @@ static void put_node(struct pp_report *r, struct shortener *sh, uint32_t n,
 	pp_report__put_dot(out, pp_report__node_name(r, n),
 	                   pp_report__node_len(r, n));
 	fputs(" (", out);
-	pp_report__put_dot(out, cs, cl);
+	put_dot_val(out, &cs);
 	fprintf(out, ")\" color=\"%s\" fillcolor=\"%s\"]\n", color, fill);
 }
 
@@ -552,8 +557,7 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 	for (uint32_t g = 0; g < ng; g++) {
 		int64_t w = gr[g].sort_cum;
 		const char *attr = " style=\"dotted\"";
-		char ws[64];
-		size_t wl;
+		struct pp_report__val ws;
 
 		if (flat_tags || gr[g].sort_flat == gr[g].sort_cum) {
 			w = gr[g].sort_flat;
@@ -561,20 +565,20 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 		}
 		if (w == 0)
 			continue;
-		wl = pp_report__format(r, w, ws, sizeof(ws));
+		pp_report__format(r, w, &ws);
 		fprintf(out, "N%s_%u [label = \"", source, g);
 		put_label(out, gr[g].name);
 		fprintf(out,
 		        "\" id=\"N%s_%u\" fontsize=8 shape=box3d "
 		        "tooltip=\"",
 		        source, g);
-		pp_report__put_dot(out, ws, wl);
+		put_dot_val(out, &ws);
 		fputs("\"]\n", out);
 		{
 			char to[40];
 
 			snprintf(to, sizeof(to), "N%s", source);
-			put_tag_edge(out, source, to, g, ws, wl, attr);
+			put_tag_edge(out, source, to, g, &ws, attr);
 		}
 		any = true;
 	}
@@ -606,12 +610,12 @@ static int put_nodelets(struct pp_report *r, uint32_t n, uint32_t id,
 		for (uint32_t i = 0; i < nlabel; i++) {
 			const struct pp_graph_tag *t = &vt->tags[best[i]];
 			int64_t w = flat_tags ? tag_flat(t) : tag_cum(t);
-			char ws[64], from[32], to[32];
-			size_t wl;
+			struct pp_report__val ws;
+			char from[32], to[32];
 
 			if (w == 0)
 				continue;
-			wl = pp_report__format(r, w, ws, sizeof(ws));
+			pp_report__format(r, w, &ws);
 			fprintf(out, "N%u_%u [label = \"", id, i);
 			put_label_n(out, pp_strtab_get(vt->strings, t->label),
 			            pp_strtab_len(vt->strings, t->label));
@@ -619,11 +623,11 @@ static int put_nodelets(struct pp_report *r, uint32_t n, uint32_t id,
 			        "\" id=\"N%u_%u\" fontsize=8 shape=box3d "
 			        "tooltip=\"",
 			        id, i);
-			pp_report__put_dot(out, ws, wl);
+			put_dot_val(out, &ws);
 			fputs("\"]\n", out);
 			snprintf(from, sizeof(from), "N%u", id);
 			snprintf(to, sizeof(to), "N%u", id);
-			put_tag_edge(out, from, to, i, ws, wl, "");
+			put_tag_edge(out, from, to, i, &ws, "");
 			*any = true;
 			snprintf(source, sizeof(source), "N%u_%u", id, i);
 			if (put_numeric(r, n, t->label, flat_tags, source, v,
@@ -644,13 +648,13 @@ static void put_edge(struct pp_report *r, uint32_t e, const uint32_t *id,
 	const struct pp_edge *edge = &r->graph->edges[e];
 	int64_t w = edge->weight_div ? edge->weight / edge->weight_div
 	                             : edge->weight;
-	char ws[64], color[16];
-	size_t wl;
+	struct pp_report__val ws;
+	char color[16];
 	const char *arrow = edge->residual ? "..." : "->";
 
-	wl = pp_report__format(r, w, ws, sizeof(ws));
+	pp_report__format(r, w, &ws);
 	fprintf(out, "N%u -> N%u [label=\" ", id[edge->src], id[edge->dst]);
-	pp_report__put_dot(out, ws, wl);
+	put_dot_val(out, &ws);
 	fprintf(out, "%s\"", edge->is_inline ? "\\n (inline)" : "");
 	if (r->total != 0) {
 		/* In double: w * 100 overflows int64 for hostile values. */
@@ -679,7 +683,7 @@ static void put_edge(struct pp_report *r, uint32_t e, const uint32_t *id,
 		pp_report__put_dot(out, pp_report__node_name(r, edge->dst),
 		                   pp_report__node_len(r, edge->dst));
 		fputs(" (", out);
-		pp_report__put_dot(out, ws, wl);
+		put_dot_val(out, &ws);
 		fputs(")\"", out);
 	}
 	if (edge->residual)

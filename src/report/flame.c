@@ -278,19 +278,27 @@ static bool wants_white_text(const int rgb[3])
 	return 1.05 / (l + 0.05) > (l + 0.05) / 0.05;
 }
 
-/* v in the flame graph's unit; the profile's unit is compared whole. */
-static size_t label(const struct flame *f, int64_t v, char *buf, size_t size)
+/* v in the flame graph's unit, escaped; the profile's unit is compared
+ * whole, and a unit -unit names is printed whole at any length. */
+static void put_label(const struct flame *f, int64_t v)
 {
-	return pp_scaled_label_n(v, f->r->sample_unit, f->r->sample_unit_len,
-	                         f->unit, strlen(f->unit), buf, size);
+	char num[PP_LABEL_NUM_MAX];
+	const char *unit;
+	size_t n, unit_len;
+
+	n = pp_scaled_label_parts(v, f->r->sample_unit, f->r->sample_unit_len,
+	                          f->unit, strlen(f->unit), num, sizeof(num),
+	                          &unit, &unit_len);
+	pp_report__put_xml_n(f->out, num, n);
+	pp_report__put_xml_n(f->out, unit, unit_len);
 }
 
 static void put_value(const struct flame *f, int64_t v)
 {
-	char buf[64], pct[32];
+	char pct[32];
 	const char *p = pct;
 
-	pp_report__put_xml_n(f->out, buf, label(f, v, buf, sizeof(buf)));
+	put_label(f, v);
 	pp_percentage(v, f->root, pct, sizeof(pct));
 	while (*p == ' ')
 		p++;
@@ -321,11 +329,8 @@ static void emit(const struct flame *f, const struct pp_tree_node *n,
 	fputs(" (", f->out);
 	put_value(f, value);
 	if (f->diff && !merged) {
-		char d[64];
-		size_t dl = label(f, pp_go_abs64(n->total), d, sizeof(d));
-
 		fprintf(f->out, "; %s", n->total < 0 ? "-" : "+");
-		pp_report__put_xml_n(f->out, d, dl);
+		put_label(f, pp_go_abs64(n->total));
 		fputs(" vs base", f->out);
 	}
 	fprintf(f->out,
@@ -351,14 +356,13 @@ static void header(const struct flame *f)
 	if (r->opts.flame.reverse)
 		title = f->inverted ? "Reversed Icicle Graph"
 		                    : "Reversed Flame Graph";
-	char total[64], width[32];
+	char width[32];
 
 	/* As wide as the window, unless -width names the pixels. */
 	if (r->opts.flame.width)
 		snprintf(width, sizeof(width), "%.0f", f->width);
 	else
 		snprintf(width, sizeof(width), "100%%");
-	size_t total_len = label(f, f->root, total, sizeof(total));
 
 	fprintf(f->out,
 	        "<?xml version=\"1.0\" standalone=\"no\"?>\n"
@@ -396,7 +400,7 @@ static void header(const struct flame *f)
 	fputs("Type: ", f->out);
 	pp_report__put_xml(f->out, r->sample_type);
 	fputs(" \xc2\xb7 Total: ", f->out);
-	pp_report__put_xml_n(f->out, total, total_len);
+	put_label(f, f->root);
 	if (f->diff)
 		fputs(" \xc2\xb7 red grew, blue shrank against the base",
 		      f->out);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pprof/format.h"
 #include "pprof/report.h"
 #include "pprof/tree.h"
 
@@ -65,13 +66,32 @@ int pp_report__nodecount(const struct pp_report_opts *o, int dflt);
 double pp_report__divide_by(const struct pp_report_opts *o);
 
 int64_t pp_report__total(const struct pp_report *r);
-/* v as the report prints it, into buf; returns its length, which counts
- * the NUL bytes an unknown unit may hold (write it with that length). */
-size_t pp_report__format(const struct pp_report *r, int64_t v, char *buf,
-                         size_t size);
-/* The n bytes at s right-aligned in width columns, as Go's "%*s" pads:
- * by runes (an invalid byte is one). */
-void pp_report__put_padded(FILE *out, const char *s, size_t n, int width);
+/* A value as the report prints it: its number, then its unit, borrowed
+ * whole (a known unit's static name, or the report's output unit, which
+ * may be a profile's: any length, NUL bytes and all). The unit is never
+ * copied into a fixed buffer, so no length of it is cut. */
+struct pp_report__val {
+	char num[PP_LABEL_NUM_MAX];
+	size_t num_len;
+	const char *unit;
+	size_t unit_len;
+};
+/* v as the report prints it, into *out; returns its length in bytes. */
+size_t pp_report__format(const struct pp_report *r, int64_t v,
+                         struct pp_report__val *out);
+/* A value printed as text s (a few bytes: "." where there is none). */
+void pp_report__val_text(struct pp_report__val *out, const char *s);
+static inline size_t pp_report__val_len(const struct pp_report__val *v)
+{
+	return v->num_len + v->unit_len;
+}
+/* Its bytes, whole; or right-aligned in width columns, as Go's "%*s"
+ * pads: by runes (an invalid byte is one). */
+void pp_report__put_val(FILE *out, const struct pp_report__val *v);
+void pp_report__put_val_padded(FILE *out, const struct pp_report__val *v,
+                               int width);
+/* Its bytes as a JSON string (pp_report_put_json_bytes). */
+void pp_report__put_json_val(FILE *out, const struct pp_report__val *v);
 static inline void pp_report__set_output_unit(struct pp_report *r,
                                               const char *u, size_t n)
 {
@@ -269,6 +289,9 @@ static inline void pp_report__out_bytes(struct pp_report__out *o, const char *s,
 void pp_report__out_str(struct pp_report__out *o, const char *s);
 void pp_report__out_right(struct pp_report__out *o, const char *s, size_t len,
                           size_t width);
+/* Value v right-aligned in width columns, as Go's "%*s" pads: by runes. */
+void pp_report__out_val_right(struct pp_report__out *o,
+                              const struct pp_report__val *v, size_t width);
 void pp_report__out_int(struct pp_report__out *o, int64_t v, size_t width);
 void pp_report__out_uint(struct pp_report__out *o, uint64_t u);
 

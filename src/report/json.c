@@ -24,11 +24,11 @@ void pp_report_put_json_string(FILE *out, const char *str)
 	pp_report_put_json_bytes(out, str, strlen(str));
 }
 
-void pp_report_put_json_bytes(FILE *out, const char *str, size_t n)
+/* The n bytes at str escaped for a JSON string, without its quotes. */
+static void put_json_body(FILE *out, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
-	fputc('"', out);
 	while (n > 0) {
 		size_t len, run = 0;
 
@@ -61,6 +61,20 @@ void pp_report_put_json_bytes(FILE *out, const char *str, size_t n)
 			fputc(*s, out);
 		s += len, n -= len;
 	}
+}
+
+void pp_report_put_json_bytes(FILE *out, const char *str, size_t n)
+{
+	fputc('"', out);
+	put_json_body(out, str, n);
+	fputc('"', out);
+}
+
+void pp_report__put_json_val(FILE *out, const struct pp_report__val *v)
+{
+	fputc('"', out);
+	put_json_body(out, v->num, v->num_len);
+	put_json_body(out, v->unit, v->unit_len);
 	fputc('"', out);
 }
 
@@ -77,10 +91,10 @@ static void put_pct(FILE *out, int64_t v, int64_t total)
 
 static void put_value(const struct pp_report *r, FILE *out, int64_t v)
 {
-	char buf[64];
+	struct pp_report__val val;
 
-	pp_report_put_json_bytes(out, buf,
-	                         pp_report__format(r, v, buf, sizeof(buf)));
+	pp_report__format(r, v, &val);
+	pp_report__put_json_val(out, &val);
 }
 
 /* The header lines a text report prints above its table (all: after the
@@ -233,12 +247,12 @@ static void put_flame_value(const struct pp_report *r, FILE *out, int64_t v)
 {
 	const char *unit =
 	        strcmp(r->opts.unit, "minimum") == 0 ? "auto" : r->opts.unit;
-	char buf[64];
+	struct pp_report__val val;
 
-	pp_report_put_json_bytes(
-	        out, buf,
-	        pp_scaled_label_n(v, r->sample_unit, r->sample_unit_len, unit,
-	                          strlen(unit), buf, sizeof(buf)));
+	val.num_len = pp_scaled_label_parts(
+	        v, r->sample_unit, r->sample_unit_len, unit, strlen(unit),
+	        val.num, sizeof(val.num), &val.unit, &val.unit_len);
+	pp_report__put_json_val(out, &val);
 }
 
 /* A frame's width in a flame graph: the new profile's value in a diff

@@ -174,16 +174,17 @@ static void print_values(const struct pp_report *r, int64_t flat, int64_t cum,
                          int64_t lineno, const char *text, size_t len,
                          FILE *out)
 {
-	char fs[64] = ".", cs[64] = ".";
-	size_t fl = 1, cl = 1;
+	struct pp_report__val fs, cs;
 
+	pp_report__val_text(&fs, ".");
+	pp_report__val_text(&cs, ".");
 	if (flat != 0)
-		fl = pp_report__format(r, flat, fs, sizeof(fs));
+		pp_report__format(r, flat, &fs);
 	if (cum != 0)
-		cl = pp_report__format(r, cum, cs, sizeof(cs));
-	pp_report__put_padded(out, fs, fl, 10);
+		pp_report__format(r, cum, &cs);
+	pp_report__put_val_padded(out, &fs, 10);
 	fputc(' ', out);
-	pp_report__put_padded(out, cs, cl, 10);
+	pp_report__put_val_padded(out, &cs, 10);
 	fprintf(out, " %6lld:", (long long)lineno);
 	fwrite(text, 1, len, out);
 	fputc('\n', out);
@@ -197,8 +198,8 @@ static int print_file(struct lister *l, const struct match *m, size_t n)
 	const struct pp_node *first = &g->nodes[m[0].node];
 	int64_t flat_sum = 0, cum_sum = 0, start, end;
 	struct src_file *f = NULL;
-	char a[64], b[64], pct[32];
-	size_t al, bl;
+	struct pp_report__val a, b;
+	char pct[32];
 	int err;
 
 	/* pprof's window: from the first node's start line (or five lines
@@ -230,12 +231,12 @@ static int print_file(struct lister *l, const struct match *m, size_t n)
 	fputs(" in ", l->out);
 	fwrite(m[0].file, 1, m[0].file_len, l->out);
 	fputc('\n', l->out);
-	al = pp_report__format(r, flat_sum, a, sizeof(a));
-	bl = pp_report__format(r, cum_sum, b, sizeof(b));
+	pp_report__format(r, flat_sum, &a);
+	pp_report__format(r, cum_sum, &b);
 	pp_percentage(cum_sum, r->total, pct, sizeof(pct));
-	pp_report__put_padded(l->out, a, al, 10);
+	pp_report__put_val_padded(l->out, &a, 10);
 	fputc(' ', l->out);
-	pp_report__put_padded(l->out, b, bl, 10);
+	pp_report__put_val_padded(l->out, &b, 10);
 	fprintf(l->out, " (flat, cum) %s of Total\n", pct);
 	if (f->error) {
 		fputs(" Error: ", l->out);
@@ -303,7 +304,7 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
 	struct match *m = NULL;
 	uint8_t *name_match = NULL; /* per string id: 0 unknown, 1 no, 2 yes */
 	size_t nm = 0;
-	char tot[64];
+	struct pp_report__val tot;
 	int err;
 
 	if ((err = pp_regex_compile(r->ctx, "parsing argument regexp", symbol,
@@ -357,7 +358,8 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
 	if (nm > 1)
 		qsort(m, nm, sizeof(*m), cmp_match);
 	fputs("Total: ", out);
-	fwrite(tot, 1, pp_report__format(r, r->total, tot, sizeof(tot)), out);
+	pp_report__format(r, r->total, &tot);
+	pp_report__put_val(out, &tot);
 	fputc('\n', out);
 	for (size_t i = 0, j; i < nm; i = j) {
 		bool any_file = false;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/internal.h"
+#include "util/utf8.h"
 
 void pp_report__out_flush(struct pp_report__out *o)
 {
@@ -46,6 +47,19 @@ void pp_report__out_right(struct pp_report__out *o, const char *s, size_t len,
 		width -= k;
 	}
 	pp_report__out_bytes(o, s, len);
+}
+
+void pp_report__out_val_right(struct pp_report__out *o,
+                              const struct pp_report__val *v, size_t width)
+{
+	size_t runes =
+	        v->num_len +
+	        pp_utf8_runes((const unsigned char *)v->unit, v->unit_len);
+
+	for (; runes < width; runes++)
+		pp_report__out_bytes(o, " ", 1);
+	pp_report__out_bytes(o, v->num, v->num_len);
+	pp_report__out_bytes(o, v->unit, v->unit_len);
 }
 
 /* v in decimal, right-aligned in width columns ("%*lld"). */

@@ -114,22 +114,42 @@ int64_t pp_report__total(const struct pp_report *r)
 	return div != 0 ? total / div : total;
 }
 
-size_t pp_report__format(const struct pp_report *r, int64_t v, char *buf,
-                         size_t size)
+size_t pp_report__format(const struct pp_report *r, int64_t v,
+                         struct pp_report__val *out)
 {
 	if (r->ratio > 0 && r->ratio != 1)
 		v = pp_go_int64((double)v * r->ratio);
-	return pp_scaled_label_n(v, r->sample_unit, r->sample_unit_len,
-	                         r->output_unit, r->output_unit_len, buf, size);
+	out->num_len = pp_scaled_label_parts(
+	        v, r->sample_unit, r->sample_unit_len, r->output_unit,
+	        r->output_unit_len, out->num, sizeof(out->num), &out->unit,
+	        &out->unit_len);
+	return pp_report__val_len(out);
 }
 
-void pp_report__put_padded(FILE *out, const char *s, size_t n, int width)
+void pp_report__val_text(struct pp_report__val *out, const char *s)
 {
-	size_t runes = pp_utf8_runes((const unsigned char *)s, n);
+	snprintf(out->num, sizeof(out->num), "%s", s);
+	out->num_len = strlen(out->num);
+	out->unit = "";
+	out->unit_len = 0;
+}
+
+void pp_report__put_val(FILE *out, const struct pp_report__val *v)
+{
+	fwrite(v->num, 1, v->num_len, out);
+	fwrite(v->unit, 1, v->unit_len, out);
+}
+
+void pp_report__put_val_padded(FILE *out, const struct pp_report__val *v,
+                               int width)
+{
+	size_t runes =
+	        v->num_len +
+	        pp_utf8_runes((const unsigned char *)v->unit, v->unit_len);
 
 	for (size_t i = runes; i < (size_t)(width > 0 ? width : 0); i++)
 		fputc(' ', out);
-	fwrite(s, 1, n, out);
+	pp_report__put_val(out, v);
 }
 
 /* The graph options r's trees are built with. */
@@ -395,8 +415,8 @@ static void print_time(FILE *out, int64_t nanos)
 void pp_report__print_profile_labels(const struct pp_report *r, FILE *out)
 {
 	const struct pp_profile *p = r->prof;
-	char buf[64], tot[64], pct[32];
-	size_t tot_len;
+	char buf[64], pct[32];
+	struct pp_report__val tot;
 
 	if (p->nmappings > 0) {
 		if (p->mappings[0].file) {
@@ -438,7 +458,7 @@ void pp_report__print_profile_labels(const struct pp_report *r, FILE *out)
 
 		pp_scaled_label(p->duration_nanos, "nanoseconds", "auto", buf,
 		                sizeof(buf));
-		tot_len = pp_report__format(r, r->total, tot, sizeof(tot));
+		pp_report__format(r, r->total, &tot);
 		total_ns =
 		        pp_scale_n(r->total, r->sample_unit, r->sample_unit_len,
 		                   "nanoseconds", 11, &unit, &unit_len);
@@ -451,7 +471,7 @@ void pp_report__print_profile_labels(const struct pp_report *r, FILE *out)
 			snprintf(pct, sizeof(pct), "(%s)", p2);
 		}
 		fprintf(out, "Duration: %s, Total samples = ", buf);
-		fwrite(tot, 1, tot_len, out);
+		pp_report__put_val(out, &tot);
 		fprintf(out, " %s\n", pct);
 	}
 }
@@ -476,59 +496,56 @@ void pp_report__print_labels(const struct pp_report *r, FILE *out)
 {
 	const struct pp_graph *g = r->graph;
 	int64_t flat_sum = 0;
-	char a[64], b[64], pct[32];
-	size_t al, bl;
+	char pct[32];
+	struct pp_report__val a, b;
 	const char *pt;
 
 	if (!r->opts.compact_labels)
 		pp_report__print_profile_labels(r, out);
 	for (uint32_t i = 0; i < r->view.norder; i++)
 		flat_sum += pp_node_flat(&g->nodes[r->view.order[i]]);
-	al = pp_report__format(r, flat_sum, a, sizeof(a));
-	bl = pp_report__format(r, r->total, b, sizeof(b));
+	pp_report__format(r, flat_sum, &a);
+	pp_report__format(r, r->total, &b);
 	pp_percentage(flat_sum, r->total, pct, sizeof(pct));
 	for (pt = pct; *pt == ' '; pt++)
 		;
 	pp_report__print_active_filters(r, out);
 	fputs("Showing nodes accounting for ", out);
-	fwrite(a, 1, al, out);
+	pp_report__put_val(out, &a);
 	fprintf(out, ", %s of ", pt);
-	fwrite(b, 1, bl, out);
+	pp_report__put_val(out, &b);
 	fputs(" total\n", out);
 	pp_report__print_dropped(r, false, out);
 }
 
 void pp_report__print_dropped(const struct pp_report *r, bool edges, FILE *out)
 {
-	char a[64];
-	size_t al;
+	struct pp_report__val a;
 
 	if (r->total == 0)
 		return;
 	if (r->view.dropped_nodes > 0) {
-		al = pp_report__format(
-		        r,
-		        pp_go_abs64(
-		                pp_go_int64((double)r->total *
-		                            pp_report__nodefraction(&r->opts))),
-		        a, sizeof(a));
+		pp_report__format(r,
+		                  pp_go_abs64(pp_go_int64(
+		                          (double)r->total *
+		                          pp_report__nodefraction(&r->opts))),
+		                  &a);
 		fprintf(out,
 		        "Dropped %u node%s (cum <= ", r->view.dropped_nodes,
 		        r->view.dropped_nodes > 1 ? "s" : "");
-		fwrite(a, 1, al, out);
+		pp_report__put_val(out, &a);
 		fputs(")\n", out);
 	}
 	if (edges && r->view.dropped_edges > 0) {
-		al = pp_report__format(
-		        r,
-		        pp_go_abs64(
-		                pp_go_int64((double)r->total *
-		                            pp_report__edgefraction(&r->opts))),
-		        a, sizeof(a));
+		pp_report__format(r,
+		                  pp_go_abs64(pp_go_int64(
+		                          (double)r->total *
+		                          pp_report__edgefraction(&r->opts))),
+		                  &a);
 		fprintf(out,
 		        "Dropped %u edge%s (freq <= ", r->view.dropped_edges,
 		        r->view.dropped_edges > 1 ? "s" : "");
-		fwrite(a, 1, al, out);
+		pp_report__put_val(out, &a);
 		fputs(")\n", out);
 	}
 	if (r->view.norder > 0 && r->view.norder < r->view.orig_count)

@@ -113,41 +113,53 @@ static void table_release(struct tag_table *t)
 	pp_free(t->ctx, t->keys);
 }
 
-/* "%.1f%s" of v scaled to the output unit, as pprof's measurement.Scale. */
-static void scaled(const struct pp_report *r, int64_t v, char *buf, size_t size)
+/* "%.1f%s" of v scaled to the output unit, as pprof's measurement.Scale:
+ * the number into out, the unit borrowed (-unit's, whole, if unknown). */
+static void scaled(const struct pp_report *r, int64_t v,
+                   struct pp_report__val *out)
 {
-	const char *unit;
-	size_t n;
-	double f = pp_scale_n(v, r->sample_unit, r->sample_unit_len,
-	                      r->opts.unit, strlen(r->opts.unit), &unit, &n);
+	double f =
+	        pp_scale_n(v, r->sample_unit, r->sample_unit_len, r->opts.unit,
+	                   strlen(r->opts.unit), &out->unit, &out->unit_len);
 
-	snprintf(buf, size, "%.1f%.*s", f, (int)n, unit);
+	out->num_len = (size_t)snprintf(out->num, sizeof(out->num), "%.1f", f);
+	if (out->num_len >= sizeof(out->num))
+		out->num_len = sizeof(out->num) - 1;
+}
+
+static int tw_val(struct pp_report__tw *tw, const struct pp_report__val *v)
+{
+	int err = pp_report__tw_write(tw, v->num, v->num_len);
+
+	return err < 0 ? err : pp_report__tw_write(tw, v->unit, v->unit_len);
 }
 
 /* pprof's lines for one key, into its tabwriter. */
 static int print_key(const struct pp_report *r, const struct tag_key *k,
                      struct pp_report__tw *tw)
 {
-	char buf[128], pct[32], cell[224];
+	struct pp_report__val val;
+	char pct[32], cell[64];
 	int n, err;
 
-	scaled(r, k->total, buf, sizeof(buf));
-	if ((err = pp_report__tw_write(tw, k->name, k->len)) < 0)
-		return err;
-	n = snprintf(cell, sizeof(cell), ":\t Total %s\n", buf);
-	if ((err = pp_report__tw_write(tw, cell, (size_t)n)) < 0)
+	scaled(r, k->total, &val);
+	if ((err = pp_report__tw_write(tw, k->name, k->len)) < 0 ||
+	    (err = pp_report__tw_write(tw, ":\t Total ", 9)) < 0 ||
+	    (err = tw_val(tw, &val)) < 0 ||
+	    (err = pp_report__tw_write(tw, "\n", 1)) < 0)
 		return err;
 	for (size_t j = 0; j < k->nvals; j++) {
-		scaled(r, k->vals[j].value, buf, sizeof(buf));
+		scaled(r, k->vals[j].value, &val);
 		if (k->total > 0) {
 			pp_percentage(k->vals[j].value, k->total, pct,
 			              sizeof(pct));
-			n = snprintf(cell, sizeof(cell), " \t%s (%s):\t ", buf,
-			             pct);
+			n = snprintf(cell, sizeof(cell), " (%s):\t ", pct);
 		} else {
-			n = snprintf(cell, sizeof(cell), " \t%s:\t ", buf);
+			n = snprintf(cell, sizeof(cell), ":\t ");
 		}
-		if ((err = pp_report__tw_write(tw, cell, (size_t)n)) < 0 ||
+		if ((err = pp_report__tw_write(tw, " \t", 2)) < 0 ||
+		    (err = tw_val(tw, &val)) < 0 ||
+		    (err = pp_report__tw_write(tw, cell, (size_t)n)) < 0 ||
 		    (err = pp_report__tw_write(tw, k->vals[j].name,
 		                               k->vals[j].len)) < 0 ||
 		    (err = pp_report__tw_write(tw, "\n", 1)) < 0)
@@ -160,17 +172,18 @@ static int print_key(const struct pp_report *r, const struct tag_key *k,
 static void put_json_key(const struct pp_report *r, const struct tag_key *k,
                          bool first, FILE *out)
 {
-	char buf[128], pct[32];
+	struct pp_report__val val;
+	char pct[32];
 	const char *p;
 
 	fprintf(out, "%s\n{\"key\":", first ? "" : ",");
 	pp_report_put_json_bytes(out, k->name, k->len);
-	scaled(r, k->total, buf, sizeof(buf));
+	scaled(r, k->total, &val);
 	fprintf(out, ",\"total\":%lld,\"total_str\":", (long long)k->total);
-	pp_report_put_json_string(out, buf);
+	pp_report__put_json_val(out, &val);
 	fputs(",\"values\":[", out);
 	for (size_t j = 0; j < k->nvals; j++) {
-		scaled(r, k->vals[j].value, buf, sizeof(buf));
+		scaled(r, k->vals[j].value, &val);
 		pct[0] = '\0';
 		if (k->total > 0)
 			pp_percentage(k->vals[j].value, k->total, pct,
@@ -181,7 +194,7 @@ static void put_json_key(const struct pp_report *r, const struct tag_key *k,
 		pp_report_put_json_bytes(out, k->vals[j].name, k->vals[j].len);
 		fprintf(out, ",\"value\":%lld,\"value_str\":",
 		        (long long)k->vals[j].value);
-		pp_report_put_json_string(out, buf);
+		pp_report__put_json_val(out, &val);
 		fputs(",\"pct\":", out);
 		pp_report_put_json_string(out, p);
 		fputc('}', out);

@@ -17,21 +17,22 @@ int pp_report_top(struct pp_report *r, FILE *out)
 	for (uint32_t i = 0; i < r->view.norder; i++) {
 		const struct pp_node *n = &g->nodes[r->view.order[i]];
 		int64_t flat = pp_node_flat(n), cum = pp_node_cum(n);
-		char fs[64], cs[64], fp[32], sp[32], cp[32];
+		struct pp_report__val fs, cs;
+		char fp[32], sp[32], cp[32];
 		const char *inl = "";
 
 		if (n->in_inline)
 			inl = n->in_call ? " (partial-inline)" : " (inline)";
 		flat_sum += flat;
-		size_t fl = pp_report__format(r, flat, fs, sizeof(fs));
-		size_t cl = pp_report__format(r, cum, cs, sizeof(cs));
+		pp_report__format(r, flat, &fs);
+		pp_report__format(r, cum, &cs);
 
 		pp_percentage(flat, r->total, fp, sizeof(fp));
 		pp_percentage(flat_sum, r->total, sp, sizeof(sp));
 		pp_percentage(cum, r->total, cp, sizeof(cp));
-		pp_report__put_padded(out, fs, fl, 10);
+		pp_report__put_val_padded(out, &fs, 10);
 		fprintf(out, " %s %s ", fp, sp);
-		pp_report__put_padded(out, cs, cl, 10);
+		pp_report__put_val_padded(out, &cs, 10);
 		fprintf(out, " %s  ", cp);
 		pp_report__put_node_name(r, r->view.order[i], out);
 		fprintf(out, "%s\n", inl);

@@ -76,8 +76,7 @@ static int block_for(struct pp_report *r, struct blocks *b, uint32_t l,
 struct formatted {
 	int64_t value;
 	bool used;
-	size_t len;
-	char text[64];
+	struct pp_report__val text;
 };
 
 #define FORMAT_CACHE_BITS 8
@@ -91,7 +90,7 @@ struct formatted {
 /* Location l's lines without a block, the first with the value. */
 static void print_location(struct pp_report *r, struct pp_report__out *o,
                            uint32_t l, const uint32_t *name_len, bool *first,
-                           const char *vs, size_t vs_len)
+                           const struct pp_report__val *vs)
 {
 	static const char inl[] = " (inline)\n";
 	const struct pp_graph *g = r->graph;
@@ -100,8 +99,10 @@ static void print_location(struct pp_report *r, struct pp_report__out *o,
 	for (uint32_t i = a; i < b; i++) {
 		uint32_t n = g->loc_nodes[i];
 
-		pp_report__out_right(o, *first ? vs : "", *first ? vs_len : 0,
-		                     VALUE_COLS);
+		if (*first)
+			pp_report__out_val_right(o, vs, VALUE_COLS);
+		else
+			pp_report__out_right(o, "", 0, VALUE_COLS);
 		pp_report__out_bytes(o, "   ", 3);
 		pp_report__out_bytes(o, pp_report__node_name(r, n),
 		                     name_len[n]);
@@ -139,8 +140,7 @@ int pp_report_traces(struct pp_report *r, FILE *out)
 	uint32_t nt = p->nsample_types, *name_len = NULL;
 	int64_t last = 0;
 	bool have_last = false;
-	char last_vs[64];
-	size_t last_len = 0;
+	struct pp_report__val last_vs;
 	struct formatted *cache = NULL;
 	int err;
 
@@ -202,13 +202,11 @@ int pp_report_traces(struct pp_report *r, FILE *out)
 			                             (64 - FORMAT_CACHE_BITS)];
 
 			if (!f->used || f->value != value) {
-				f->len = pp_report__format(r, value, f->text,
-				                           sizeof(f->text));
+				pp_report__format(r, value, &f->text);
 				f->value = value;
 				f->used = true;
 			}
-			memcpy(last_vs, f->text, f->len + 1);
-			last_len = f->len;
+			last_vs = f->text;
 			last = value;
 			have_last = true;
 		}
@@ -223,7 +221,7 @@ int pp_report_traces(struct pp_report *r, FILE *out)
 					goto done;
 				err = 0;
 				print_location(r, o, l, name_len, &first,
-				               last_vs, last_len);
+				               &last_vs);
 				continue;
 			}
 			text = b.text + b.at[l] - 1;
@@ -232,8 +230,8 @@ int pp_report_traces(struct pp_report *r, FILE *out)
 				continue;
 			if (first) {
 				/* "%10s" of the value, then the rest. */
-				pp_report__out_right(o, last_vs, last_len,
-				                     VALUE_COLS);
+				pp_report__out_val_right(o, &last_vs,
+				                         VALUE_COLS);
 				text += VALUE_COLS;
 				size -= VALUE_COLS;
 				first = false;

@@ -100,14 +100,15 @@ static void print_edges(const struct pp_report *r, uint32_t *v, uint32_t n,
 	for (uint32_t i = 0; i < n; i++) {
 		const struct pp_edge *e = &r->graph->edges[v[i]];
 		uint32_t other = callers ? e->src : e->dst;
-		char w[64], pct[32];
+		struct pp_report__val w;
+		char pct[32];
 		const char *p = pct;
 
-		size_t wl = pp_report__format(r, e->weight, w, sizeof(w));
+		pp_report__format(r, e->weight, &w);
 
 		pp_percentage(e->weight, cum, pct, sizeof(pct));
 		if (!json) {
-			pp_report__put_padded(out, w, wl, 50);
+			pp_report__put_val_padded(out, &w, 50);
 			fprintf(out, " %s |   ", pct);
 			pp_report__put_node_name(r, other, out);
 			fprintf(out, "%s\n", e->is_inline ? " (inline)" : "");
@@ -120,7 +121,7 @@ static void print_edges(const struct pp_report *r, uint32_t *v, uint32_t n,
 		                         pp_report__node_len(r, other));
 		fprintf(out,
 		        ",\"value\":%lld,\"value_str\":", (long long)e->weight);
-		pp_report_put_json_bytes(out, w, wl);
+		pp_report__put_json_val(out, &w);
 		fputs(",\"pct\":", out);
 		pp_report_put_json_string(out, p);
 		fprintf(out, ",\"inline\":%s}",
@@ -134,18 +135,19 @@ static void put_json_node(struct pp_report *r, struct adjacency *adj,
 {
 	const struct pp_node *node = &r->graph->nodes[n];
 	int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
-	char buf[64];
+	struct pp_report__val val;
+	char buf[32];
 	const char *p;
 
 	fprintf(out, "%s\n{\"name\":", first ? "" : ",");
 	pp_report_put_json_bytes(out, pp_report__node_name(r, n),
 	                         pp_report__node_len(r, n));
 	fprintf(out, ",\"flat\":%lld,\"flat_str\":", (long long)flat);
-	pp_report_put_json_bytes(out, buf,
-	                         pp_report__format(r, flat, buf, sizeof(buf)));
+	pp_report__format(r, flat, &val);
+	pp_report__put_json_val(out, &val);
 	fprintf(out, ",\"cum\":%lld,\"cum_str\":", (long long)cum);
-	pp_report_put_json_bytes(out, buf,
-	                         pp_report__format(r, cum, buf, sizeof(buf)));
+	pp_report__format(r, cum, &val);
+	pp_report__put_json_val(out, &val);
 	for (int k = 0; k < 3; k++) {
 		static const char *const names[] = {"flat_pct", "sum_pct",
 		                                    "cum_pct"};
@@ -235,8 +237,8 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 		uint32_t n = r->view.order[i];
 		const struct pp_node *node = &g->nodes[n];
 		int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
-		char fs[64], cs[64], fp[32], sp[32], cp[32];
-		size_t fl, cl;
+		struct pp_report__val fs, cs;
+		char fp[32], sp[32], cp[32];
 
 		if (re && !pp_regex_match(re, pp_report__node_name(r, n),
 		                          pp_report__node_len(r, n)))
@@ -252,14 +254,14 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 		            adj.in_first[n + 1] - adj.in_first[n], cum, true,
 		            false, out);
 		flat_sum += flat;
-		fl = pp_report__format(r, flat, fs, sizeof(fs));
-		cl = pp_report__format(r, cum, cs, sizeof(cs));
+		pp_report__format(r, flat, &fs);
+		pp_report__format(r, cum, &cs);
 		pp_percentage(flat, r->total, fp, sizeof(fp));
 		pp_percentage(flat_sum, r->total, sp, sizeof(sp));
 		pp_percentage(cum, r->total, cp, sizeof(cp));
-		pp_report__put_padded(out, fs, fl, 10);
+		pp_report__put_val_padded(out, &fs, 10);
 		fprintf(out, " %s %s ", fp, sp);
-		pp_report__put_padded(out, cs, cl, 10);
+		pp_report__put_val_padded(out, &cs, 10);
 		fprintf(out, " %s                | ", cp);
 		pp_report__put_node_name(r, n, out);
 		fputc('\n', out);

@@ -651,37 +651,37 @@ static bool is_space(char c)
 	       c == '\r';
 }
 
-/* A value's text and length: a profile's unit may hold NUL bytes. */
+/* A value's text: a profile's unit may hold NUL bytes, and be long. */
 struct value {
-	char s[64];
-	size_t n;
+	struct pp_report__val v;
 };
 
 static void value_or_dot(const struct pp_report *r, int64_t v,
                          struct value *out)
 {
-	if (v != 0) {
-		out->n = pp_report__format(r, v, out->s, sizeof(out->s));
-		return;
-	}
-	snprintf(out->s, sizeof(out->s), ".");
-	out->n = 1;
+	if (v != 0)
+		pp_report__format(r, v, &out->v);
+	else
+		pp_report__val_text(&out->v, ".");
 }
 
 /* A value padded to width runes, then escaped, as pprof's template
  * escapes what its printf padded. */
 static void put_value_html(FILE *out, const struct value *v, int width)
 {
-	size_t runes = pp_utf8_runes((const unsigned char *)v->s, v->n);
+	size_t runes =
+	        v->v.num_len +
+	        pp_utf8_runes((const unsigned char *)v->v.unit, v->v.unit_len);
 
 	for (size_t i = runes; i < (size_t)width; i++)
 		fputc(' ', out);
-	pp_report__put_html_n(out, v->s, v->n);
+	pp_report__put_html_n(out, v->v.num, v->v.num_len);
+	pp_report__put_html_n(out, v->v.unit, v->v.unit_len);
 }
 
 static void put_value_json(FILE *out, const struct value *v)
 {
-	pp_report_put_json_bytes(out, v->s, v->n);
+	pp_report__put_json_val(out, &v->v);
 }
 
 /* The functions of one file's records recs[0..n), as pprof's functions(). */
@@ -889,8 +889,8 @@ static int print_function(struct wl *w, const struct sink *k,
 	size_t i = 0;
 	int err;
 
-	fs.n = pp_report__format(r, fn->flat, fs.s, sizeof(fs.s));
-	cs.n = pp_report__format(r, fn->cum, cs.s, sizeof(cs.s));
+	pp_report__format(r, fn->flat, &fs.v);
+	pp_report__format(r, fn->cum, &cs.v);
 	pp_percentage(fn->cum, r->total, pct, sizeof(pct));
 	if (k->json) {
 		fputs(first_fn ? "{\"name\":" : ",{\"name\":", out);
@@ -1234,7 +1234,8 @@ int pp_report_weblist(struct pp_report *r, const char *symbol, FILE *out)
 {
 	struct sink k = {r->ctx, out, false};
 	struct wl w;
-	char tot[64], *labels = NULL;
+	struct pp_report__val tot;
+	char *labels = NULL;
 	size_t nlabels = 0;
 	FILE *mem;
 	int err;
@@ -1266,8 +1267,9 @@ int pp_report_weblist(struct pp_report *r, const char *symbol, FILE *out)
 		pp_report__put_html_n(out, s, (size_t)(nl - s));
 	}
 	fputs("<br>Total: ", out);
-	pp_report__put_html_n(out, tot,
-	                      pp_report__format(r, r->total, tot, sizeof(tot)));
+	pp_report__format(r, r->total, &tot);
+	pp_report__put_html_n(out, tot.num, tot.num_len);
+	pp_report__put_html_n(out, tot.unit, tot.unit_len);
 	fputs("</div>", out);
 	err = print_files(&w, &k);
 	fputs("\n</body>\n</html>\n", out);
@@ -1282,14 +1284,14 @@ int pp_report_weblist_json(struct pp_report *r, const char *symbol,
 {
 	struct sink k = {r->ctx, out, true};
 	struct wl w;
-	char tot[64];
+	struct pp_report__val tot;
 	int err;
 
 	if ((err = build(r, symbol, max_funcs, true, &w)) < 0)
 		goto done;
 	fputs("{\"total\":", out);
-	pp_report_put_json_bytes(
-	        out, tot, pp_report__format(r, r->total, tot, sizeof(tot)));
+	pp_report__format(r, r->total, &tot);
+	pp_report__put_json_val(out, &tot);
 	fputs(",\"functions\":[", out);
 	err = print_files(&w, &k);
 	fputs("]}\n", out);

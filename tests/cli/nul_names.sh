@@ -184,6 +184,17 @@ got=$(grep -ao 'NN[0-9_]* \[label = "[^"]*"' "$TMP/out" | sed 's/.*label = //' |
 want='"10752" "12288" "13824" "1536" "15360" "16896" "18432" "19968" "21504" "3072" "4608" "6144" "7680" "9216" '
 [ "$got" = "$want" ] && ok || bad "dot: numeric tags: $got"
 
+# Every value the call graph labels carries the 200-byte unit whole, its
+# NUL escaped as DOT text: 179 of them, as go tool pprof -dot prints.
+"$PPROF_C" dot -sample_index=1 "$U" >"$TMP/out" 2>"$TMP/err" </dev/null
+RC=$?
+expect_status 0 "dot: a long unit"
+py "dot: a long unit whole" '
+import re
+unit = b"long\\\\x00unit-\xc3\xa9" + b"x" * 188
+assert data.count(b"long\\\\x00unit-") == 179, data.count(b"long")
+assert len(re.findall(re.escape(unit) + b"[^x]", data)) == 179'
+
 # flame -colors=js and perl tell a frame's kind from its whole name: what
 # marks it (".js", "/", "Perl", ".pl") follows a NUL here. Green is the
 # language's own code, red native (the fills are a hash of each name).
