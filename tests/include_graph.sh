@@ -53,7 +53,7 @@ public_module() {
 	srcfile.h) echo srcfile ;;
 	symbolize.h) echo symbolize ;;
 	transform.h) echo transform ;;
-	graph.h | tree.h) echo graph ;;
+	graph.h | tree.h | aggregate.h) echo graph ;;
 	session.h) echo session ;;
 	report.h) echo report ;;
 	*) echo "?" ;;

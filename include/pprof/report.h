@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "pprof/aggregate.h"
 #include "pprof/graph.h"
 #include "pprof/profile.h"
 
@@ -141,6 +142,12 @@ struct pp_report;
  * with PP_EUSAGE for a bad sample_index or unit. */
 int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                   const struct pp_report_opts *opts, struct pp_report **out);
+/* The same on an aggregate of the profile (borrowed; it must outlive
+ * the report), which reports with other options may share: the session
+ * keeps its aggregates in its staged cache and hands out reports on
+ * them. */
+int pp_report_new_on(struct pp_ctx *ctx, struct pp_aggregate *agg,
+                     const struct pp_report_opts *opts, struct pp_report **out);
 void pp_report_free(struct pp_report *r);
 
 /*

@@ -109,7 +109,7 @@ static int add_routine(struct builder *b, const char *path,
                        size_t hi)
 {
 	struct pp_asm *a = b->a;
-	const struct pp_graph *g = b->r->graph;
+	const struct pp_graph *g = b->r->agg->graph;
 	const struct pp_profile *p = b->r->prof;
 	struct pp_asm_routine *rt;
 	struct pp_insn *insns = NULL;
@@ -259,14 +259,14 @@ static int scan_mapping(struct builder *b, uint32_t m, const uint32_t *nmap)
 		return err;
 	b->a->found[m] = true;
 	b->nnodes = 0;
-	for (uint32_t n = 0; n < r->graph->nnodes; n++) {
+	for (uint32_t n = 0; n < r->agg->graph->nnodes; n++) {
 		uint64_t ea;
 
 		if (nmap[n] != m)
 			continue;
 		if ((err = pp_symbolizer_translate(
 		             b->s, path, mp->start, mp->limit, mp->offset,
-		             r->graph->nodes[n].info.address, &ea)) < 0)
+		             r->agg->graph->nodes[n].info.address, &ea)) < 0)
 			return err;
 		if ((err = pp_grow(r->ctx, (void **)&b->nodes, &b->cap_nodes,
 		                   b->nnodes + 1, sizeof(*b->nodes))) < 0)
@@ -395,7 +395,7 @@ static int mark_inlined(struct builder *b, const struct pp_regex *re)
 {
 	struct pp_report *r = b->r;
 	const struct pp_profile *p = r->prof;
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = r->agg->graph;
 
 	b->node_marked = pp_calloc(r->ctx, (size_t)g->nnodes + 1, 1);
 	if (!b->node_marked)
@@ -457,7 +457,8 @@ int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
 	if ((err = pp_report__graph(r, &go)) < 0)
 		goto done;
 	b.a = pp_calloc(r->ctx, 1, sizeof(*b.a));
-	nmap = pp_calloc(r->ctx, (size_t)r->graph->nnodes + 1, sizeof(*nmap));
+	nmap = pp_calloc(r->ctx, (size_t)r->agg->graph->nnodes + 1,
+	                 sizeof(*nmap));
 	hit = pp_calloc(r->ctx, (size_t)p->nmappings + 1, sizeof(*hit));
 	if (b.a)
 		b.a->found = pp_calloc(r->ctx, (size_t)p->nmappings + 1,
@@ -474,8 +475,8 @@ int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
 		goto done;
 	}
 	/* The binaries of the sampled nodes whose names match. */
-	for (uint32_t n = 0; n < r->graph->nnodes; n++) {
-		const struct pp_node *node = &r->graph->nodes[n];
+	for (uint32_t n = 0; n < r->agg->graph->nnodes; n++) {
+		const struct pp_node *node = &r->agg->graph->nodes[n];
 
 		nmap[n] = node_mapping(p, node);
 		if (nmap[n] != PP_NONE && !hit[nmap[n]] &&
@@ -495,7 +496,8 @@ int pp_report__asm(struct pp_report *r, const char *symbol, int max_funcs,
 
 		/* An address may be a runtime one (as -addresses prints it)
 		 * or the binary's own: every sampled binary is searched. */
-		for (uint32_t n = 0; b.has_addr && n < r->graph->nnodes; n++)
+		for (uint32_t n = 0; b.has_addr && n < r->agg->graph->nnodes;
+		     n++)
 			if (nmap[n] == m) {
 				sampled = true;
 				break;

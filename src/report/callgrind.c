@@ -120,34 +120,36 @@ static int cmp_namesake(const void *pa, const void *pb)
 static int disambiguate(struct cg *c)
 {
 	struct pp_report *r = c->r;
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = r->agg->graph;
 	struct namesake *v;
 	uint32_t *rep;
 
-	v = pp_malloc(r->ctx, ((size_t)r->view.norder + 1) * sizeof(*v));
-	rep = pp_malloc(r->ctx, ((size_t)r->view.norder + 1) * sizeof(*rep));
+	v = pp_malloc(r->ctx, ((size_t)r->agg->view.norder + 1) * sizeof(*v));
+	rep = pp_malloc(r->ctx,
+	                ((size_t)r->agg->view.norder + 1) * sizeof(*rep));
 	if (!v || !rep) {
 		pp_free(r->ctx, v);
 		pp_free(r->ctx, rep);
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 	}
-	for (uint32_t i = 0; i < r->view.norder; i++) {
-		const struct pp_node *n = &g->nodes[r->view.order[i]];
+	for (uint32_t i = 0; i < r->agg->view.norder; i++) {
+		const struct pp_node *n = &g->nodes[r->agg->view.order[i]];
 
 		v[i].name = n->info.name;
 		v[i].objfile = n->info.objfile;
-		v[i].file = c->file[r->view.order[i]];
-		v[i].file_len = c->file_len[r->view.order[i]];
+		v[i].file = c->file[r->agg->view.order[i]];
+		v[i].file_len = c->file_len[r->agg->view.order[i]];
 		v[i].start_line = n->info.start_line;
-		v[i].parent = g->tree_parent ? g->tree_parent[r->view.order[i]]
-		                             : PP_NONE;
+		v[i].parent = g->tree_parent
+		                      ? g->tree_parent[r->agg->view.order[i]]
+		                      : PP_NONE;
 		v[i].pos = i;
 	}
-	qsort(v, r->view.norder, sizeof(*v), cmp_namesake);
-	for (uint32_t i = 0, j; i < r->view.norder; i = j) {
+	qsort(v, r->agg->view.norder, sizeof(*v), cmp_namesake);
+	for (uint32_t i = 0, j; i < r->agg->view.norder; i = j) {
 		uint32_t nfn = 0;
 
-		for (j = i; j < r->view.norder && v[j].name == v[i].name &&
+		for (j = i; j < r->agg->view.norder && v[j].name == v[i].name &&
 		            pp_bytes_eq(v[j].file, v[j].file_len, v[i].file,
 		                        v[i].file_len);
 		     j++) {
@@ -163,10 +165,10 @@ static int disambiguate(struct cg *c)
 			if (k == nfn)
 				rep[nfn++] = j;
 			fn = k + 1;
-			c->fn_index[r->view.order[v[j].pos]] = fn;
+			c->fn_index[r->agg->view.order[v[j].pos]] = fn;
 		}
 		for (uint32_t k = i; k < j; k++)
-			c->fn_count[r->view.order[v[k].pos]] = nfn;
+			c->fn_count[r->agg->view.order[v[k].pos]] = nfn;
 	}
 	pp_free(r->ctx, v);
 	pp_free(r->ctx, rep);
@@ -177,7 +179,7 @@ static int disambiguate(struct cg *c)
 static int index_edges(struct cg *c)
 {
 	struct pp_report *r = c->r;
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = r->agg->graph;
 	uint32_t *fill;
 
 	c->edge_first =
@@ -207,8 +209,8 @@ static int index_edges(struct cg *c)
 		for (uint32_t i = 1; i < len; i++) {
 			uint32_t x = v[i], j;
 
-			for (j = i; j > 0 &&
-			            pp_view_edge_cmp(&r->view, v[j - 1], x) > 0;
+			for (j = i; j > 0 && pp_view_edge_cmp(&r->agg->view,
+			                                      v[j - 1], x) > 0;
 			     j--)
 				v[j] = v[j - 1];
 			v[j] = x;
@@ -231,7 +233,7 @@ static int print_node(struct cg *c, uint32_t n, const struct pp_node *prev,
                       FILE *out)
 {
 	struct pp_report *r = c->r;
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = r->agg->graph;
 	const struct pp_profile *p = r->prof;
 	const struct pp_node *node = &g->nodes[n];
 	int err;
@@ -310,20 +312,20 @@ int pp_report_callgrind(struct pp_report *r, FILE *out)
 	if ((err = pp_report__graph(r, &go)) < 0 ||
 	    (err = pp_report__select_order(r)) < 0)
 		return err;
-	for (uint32_t n = 0; n < r->graph->nnodes; n++)
-		r->view.kept[n] = true;
-	if (!go.call_tree &&
-	    (err = pp_graph_accumulate_kept(r->graph, r->view.kept)) < 0)
+	for (uint32_t n = 0; n < r->agg->graph->nnodes; n++)
+		r->agg->view.kept[n] = true;
+	if (!go.call_tree && (err = pp_graph_accumulate_kept(
+	                              r->agg->graph, r->agg->view.kept)) < 0)
 		return err;
 	pp_report__choose_output_unit(r, true);
 
-	c.file = pp_malloc(r->ctx,
-	                   ((size_t)r->graph->nnodes + 1) * sizeof(*c.file));
-	c.file_len = pp_malloc(r->ctx, ((size_t)r->graph->nnodes + 1) *
+	c.file = pp_malloc(r->ctx, ((size_t)r->agg->graph->nnodes + 1) *
+	                                   sizeof(*c.file));
+	c.file_len = pp_malloc(r->ctx, ((size_t)r->agg->graph->nnodes + 1) *
 	                                       sizeof(*c.file_len));
-	c.fn_index = pp_calloc(r->ctx, (size_t)r->graph->nnodes + 1,
+	c.fn_index = pp_calloc(r->ctx, (size_t)r->agg->graph->nnodes + 1,
 	                       sizeof(uint32_t));
-	c.fn_count = pp_calloc(r->ctx, (size_t)r->graph->nnodes + 1,
+	c.fn_count = pp_calloc(r->ctx, (size_t)r->agg->graph->nnodes + 1,
 	                       sizeof(uint32_t));
 	c.obs = pp_strtab_new(r->ctx);
 	c.fls = pp_strtab_new(r->ctx);
@@ -333,10 +335,10 @@ int pp_report_callgrind(struct pp_report *r, FILE *out)
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (uint32_t n = 0; n < r->graph->nnodes; n++) {
+	for (uint32_t n = 0; n < r->agg->graph->nnodes; n++) {
 		size_t len;
-		const char *f =
-		        pp_profile_strn(p, r->graph->nodes[n].info.file, &len);
+		const char *f = pp_profile_strn(
+		        p, r->agg->graph->nodes[n].info.file, &len);
 		/* The trimmed prefix ends before any NUL byte. */
 		size_t trim = pp_srcfile_trim_path(f, r->opts.trim_path,
 		                                   r->opts.source_path);
@@ -355,15 +357,17 @@ int pp_report_callgrind(struct pp_report *r, FILE *out)
 	fputc('(', out);
 	fwrite(r->output_unit, 1, r->output_unit_len, out);
 	fputs(")\n", out);
-	for (uint32_t i = 0; i < r->view.norder && err >= 0; i++)
+	for (uint32_t i = 0; i < r->agg->view.norder && err >= 0; i++)
 		err = print_node(
-		        &c, r->view.order[i],
-		        i ? &r->graph->nodes[r->view.order[i - 1]] : NULL, out);
+		        &c, r->agg->view.order[i],
+		        i ? &r->agg->graph->nodes[r->agg->view.order[i - 1]]
+		          : NULL,
+		        out);
 	if (err >= 0 && ferror(out))
 		err = pp_error(r->ctx, PP_EIO, "write error");
 done:
 	/* The graph's edges and unit are this report's own. */
-	pp_view_invalidate(&r->view);
+	pp_view_invalidate(&r->agg->view);
 	pp_free(r->ctx, c.file);
 	pp_free(r->ctx, c.file_len);
 	pp_free(r->ctx, c.fn_index);

@@ -47,11 +47,11 @@ static uint32_t find_node(const struct shares *s, const char *name, size_t len)
 {
 	const struct pp_report *r = s->r;
 
-	for (uint32_t i = 0; i < r->view.norder; i++)
-		if (pp_bytes_eq(pp_report__node_name(r, r->view.order[i]),
-		                pp_report__node_len(r, r->view.order[i]), name,
-		                len))
-			return r->view.order[i];
+	for (uint32_t i = 0; i < r->agg->view.norder; i++)
+		if (pp_bytes_eq(pp_report__node_name(r, r->agg->view.order[i]),
+		                pp_report__node_len(r, r->agg->view.order[i]),
+		                name, len))
+			return r->agg->view.order[i];
 	return PP_NONE;
 }
 
@@ -79,12 +79,13 @@ int pp_report_check(struct pp_ctx *ctx, const struct pp_profile *before,
 		             ctx, rule->growth ? "-max_growth" : "-max_share",
 		             rule->regex, &re)) < 0)
 			goto done;
-		for (uint32_t i = 0; i < r->view.norder; i++) {
+		for (uint32_t i = 0; i < r->agg->view.norder; i++) {
 			const struct pp_node *n =
-			        &r->graph->nodes[r->view.order[i]];
+			        &r->agg->graph->nodes[r->agg->view.order[i]];
 			const char *name =
-			        pp_report__node_name(r, r->view.order[i]);
-			size_t len = pp_report__node_len(r, r->view.order[i]);
+			        pp_report__node_name(r, r->agg->view.order[i]);
+			size_t len =
+			        pp_report__node_len(r, r->agg->view.order[i]);
 			double cum = share(pp_node_cum(n), now.total);
 			double flat = share(pp_node_flat(n), now.total);
 			double ocum = 0, oflat = 0, measured;
@@ -98,7 +99,7 @@ int pp_report_check(struct pp_ctx *ctx, const struct pp_profile *before,
 			o = find_node(&old, name, len);
 			if (o != PP_NONE) {
 				const struct pp_node *on =
-				        &old.r->graph->nodes[o];
+				        &old.r->agg->graph->nodes[o];
 
 				ocum = share(pp_node_cum(on), old.total);
 				oflat = share(pp_node_flat(on), old.total);

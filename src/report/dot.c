@@ -286,7 +286,7 @@ static int put_legend(struct pp_report *r, FILE *out)
 	char *text = NULL, *line, *nl;
 	size_t len = 0;
 	FILE *mem;
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = r->agg->graph;
 	size_t title_len = 0;
 	const char *title = title_of(r, &title_len);
 	int64_t flat_sum = 0;
@@ -297,8 +297,8 @@ static int put_legend(struct pp_report *r, FILE *out)
 	if (!mem)
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 	pp_report__print_profile_labels(r, mem);
-	for (uint32_t i = 0; i < r->view.norder; i++)
-		flat_sum += pp_node_flat(&g->nodes[r->view.order[i]]);
+	for (uint32_t i = 0; i < r->agg->view.norder; i++)
+		flat_sum += pp_node_flat(&g->nodes[r->agg->view.order[i]]);
 	pp_report__format(r, flat_sum, &a);
 	pp_report__format(r, r->total, &b);
 	pp_report__print_active_filters(r, mem);
@@ -347,7 +347,7 @@ static int put_legend(struct pp_report *r, FILE *out)
 static void put_node(struct pp_report *r, struct shortener *sh, uint32_t n,
                      uint32_t id, double max_flat, FILE *out)
 {
-	const struct pp_node *node = &r->graph->nodes[n];
+	const struct pp_node *node = &r->agg->graph->nodes[n];
 	int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
 	struct pp_report__val fs, cs;
 	char color[16], fill[16];
@@ -425,7 +425,7 @@ static bool tag_before(const struct pp_graph_tags *vt,
 static uint32_t node_tags(const struct pp_report *r, uint32_t n, uint32_t label,
                           bool flat_tags, uint32_t *v)
 {
-	const struct pp_graph_tags *vt = r->view.tags;
+	const struct pp_graph_tags *vt = r->agg->view.tags;
 	uint32_t count = 0;
 
 	for (uint32_t t = 0; t < vt->ntags; t++) {
@@ -463,7 +463,7 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
                         bool flat_tags, const char *source, uint32_t *v,
                         FILE *out)
 {
-	const struct pp_graph_tags *vt = r->view.tags;
+	const struct pp_graph_tags *vt = r->agg->view.tags;
 	struct group gr[MAX_NODELETS];
 	uint32_t count = node_tags(r, n, label, flat_tags, v), ng;
 	bool any = false;
@@ -592,7 +592,7 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 static int put_nodelets(struct pp_report *r, uint32_t n, uint32_t id,
                         bool flat_tags, FILE *out, bool *any)
 {
-	const struct pp_graph_tags *vt = r->view.tags;
+	const struct pp_graph_tags *vt = r->agg->view.tags;
 	uint32_t *v, nlabel;
 	char source[32];
 
@@ -645,7 +645,7 @@ static int put_nodelets(struct pp_report *r, uint32_t n, uint32_t id,
 static void put_edge(struct pp_report *r, uint32_t e, const uint32_t *id,
                      const bool *nodelets, FILE *out)
 {
-	const struct pp_edge *edge = &r->graph->edges[e];
+	const struct pp_edge *edge = &r->agg->graph->edges[e];
 	int64_t w = edge->weight_div ? edge->weight / edge->weight_div
 	                             : edge->weight;
 	struct pp_report__val ws;
@@ -707,7 +707,7 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 	if ((err = shortener_init(&sh, r->ctx)) < 0 ||
 	    (err = pp_report__visual_graph(r)) < 0)
 		goto done;
-	g = r->graph;
+	g = r->agg->graph;
 	title = title_of(r, &title_len);
 	fputs("digraph \"", out);
 	if (title)
@@ -718,7 +718,7 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 	fputs("node [style=filled fillcolor=\"#f8f8f8\"]\n", out);
 	if ((err = put_legend(r, out)) < 0)
 		goto done;
-	if (r->view.norder == 0)
+	if (r->agg->view.norder == 0)
 		goto close;
 	id = pp_calloc(r->ctx, g->nnodes, sizeof(*id));
 	nodelets = pp_calloc(r->ctx, g->nnodes, sizeof(*nodelets));
@@ -728,25 +728,25 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	max_flat =
-	        (double)pp_go_abs64(pp_node_flat(&g->nodes[r->view.order[0]]));
-	for (uint32_t i = 0; i < r->view.norder; i++) {
+	max_flat = (double)pp_go_abs64(
+	        pp_node_flat(&g->nodes[r->agg->view.order[0]]));
+	for (uint32_t i = 0; i < r->agg->view.norder; i++) {
 		double f = (double)pp_go_abs64(
-		        pp_node_flat(&g->nodes[r->view.order[i]]));
+		        pp_node_flat(&g->nodes[r->agg->view.order[i]]));
 
-		id[r->view.order[i]] = i + 1;
+		id[r->agg->view.order[i]] = i + 1;
 		if (f > max_flat)
 			max_flat = f;
 	}
 	for (uint32_t e = 0; e < g->nedges; e++) {
-		if (r->view.edge_dead[e] || !id[g->edges[e].src] ||
+		if (r->agg->view.edge_dead[e] || !id[g->edges[e].src] ||
 		    !id[g->edges[e].dst])
 			continue;
 		out_edge[g->edges[e].src] = true;
 		edges[nedges++] = e;
 	}
-	for (uint32_t i = 0; i < r->view.norder; i++) {
-		uint32_t n = r->view.order[i];
+	for (uint32_t i = 0; i < r->agg->view.norder; i++) {
+		uint32_t n = r->agg->view.order[i];
 
 		put_node(r, &sh, n, i + 1, max_flat, out);
 		if ((err = put_nodelets(r, n, i + 1, out_edge[n], out,
@@ -757,8 +757,8 @@ int pp_report_dot(struct pp_report *r, FILE *out)
 	for (uint32_t i = 1; i < nedges; i++) {
 		uint32_t x = edges[i], j;
 
-		for (j = i;
-		     j > 0 && pp_view_edge_cmp(&r->view, edges[j - 1], x) > 0;
+		for (j = i; j > 0 && pp_view_edge_cmp(&r->agg->view,
+		                                      edges[j - 1], x) > 0;
 		     j--)
 			edges[j] = edges[j - 1];
 		edges[j] = x;

@@ -543,7 +543,7 @@ int pp_report_flame(struct pp_report *r, FILE *out)
 		go.sample_index = r->sample_index;
 		go.granularity = r->opts.granularity;
 		go.noinlines = r->opts.noinlines;
-		r->graph_builds++;
+		r->agg->builds++;
 		if ((err = pp_tree_new_reversed(r->ctx, r->prof, &go, &own)) <
 		    0)
 			return err;

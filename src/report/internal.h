@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pprof/aggregate.h"
 #include "pprof/format.h"
 #include "pprof/report.h"
-#include "pprof/tree.h"
 
 struct pp_report {
 	struct pp_ctx *ctx;
@@ -25,15 +25,11 @@ struct pp_report {
 	double ratio; /* 1 / divide_by */
 	int64_t total;
 
-	/* The aggregate: the graph at the report's granularity. */
-	struct pp_graph *graph;
-	/* graph's values as first accumulated (the aggregate), for options
-	 * graph_opts: trimming again restores them (pp_graph_restore_values)
-	 * instead of passing over the samples. NULL: none kept. */
-	int64_t *graph_values;
-	struct pp_graph_opts graph_opts;
-	/* The view: graph trimmed for the last report (pprof/graph.h). */
-	struct pp_view view;
+	/* The aggregate the report prints from (pprof/aggregate.h): the
+	 * session's (its staged cache owns it), or the report's own when it
+	 * was made alone (own_agg). */
+	struct pp_aggregate *agg;
+	bool own_agg;
 	/* Units of numeric label keys; see pp_report__num_units. */
 	struct {
 		pp_str key, unit;
@@ -41,20 +37,6 @@ struct pp_report {
 	uint32_t nnum_units;
 	size_t cap_num_units;
 	bool num_units_done;
-
-	/* The calling-context tree, built on first use (flame, folded,
-	 * speedscope) and kept while the options stay the same. */
-	struct pp_tree *tree;
-	/* Its top alone (pp_report_flame_cut): the frames at least cut_share
-	 * of the whole, which a flame answer that leaves out thinner ones is
-	 * made from while tree is not built. Kept with the report: the ids of
-	 * its answers (+ PP_FLAME_CUT_ID) name its nodes. */
-	struct pp_tree *cut;
-	double cut_share;
-
-	/* How many times the samples were aggregated into a graph (for
-	 * tests and the benchmark of the shell's cache). */
-	unsigned long long graph_builds;
 };
 
 /* The options whose zero is a default, as used (src/report/opts.c): the
@@ -117,7 +99,7 @@ void pp_report__choose_output_unit(struct pp_report *r, bool integral);
 int pp_report__select_order(struct pp_report *r);
 
 /* The graph as pprof draws it (pp_view_visual with the report's
- * options): r->view holds the nodes, dead edges and tags. */
+ * options): r->agg->view holds the nodes, dead edges and tags. */
 static inline int pp_report__visual_graph(struct pp_report *r)
 {
 	return pp_report__trimmed_graph(r, true);
@@ -131,20 +113,20 @@ int pp_report__tree(struct pp_report *r, const struct pp_tree **out);
 /* The graph options r's report options call for, with the given edges. */
 void pp_report__graph_opts(const struct pp_report *r, enum pp_edge_mode edges,
                            struct pp_graph_opts *go);
-/* Build r->graph with go (untrimmed; the view set on it: node names, no
+/* Build r->agg->graph with go (untrimmed; the view set on it: node names, no
  * node kept); sets the output unit to the one asked for (reports that
  * trim choose it later). */
 int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go);
 static inline const char *pp_report__node_name(const struct pp_report *r,
                                                uint32_t n)
 {
-	return pp_view_node_name(&r->view, n);
+	return pp_view_node_name(&r->agg->view, n);
 }
 /* Its length: a name may hold NUL bytes, and text reports print them as
  * pprof does, so names are written with their length, never as C text. */
 static inline size_t pp_report__node_len(const struct pp_report *r, uint32_t n)
 {
-	return pp_view_node_len(&r->view, n);
+	return pp_view_node_len(&r->agg->view, n);
 }
 static inline void pp_report__put_node_name(const struct pp_report *r,
                                             uint32_t n, FILE *out)

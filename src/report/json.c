@@ -178,13 +178,13 @@ int pp_report_top_json(struct pp_report *r, FILE *out)
 
 	if ((err = pp_report__trimmed_graph(r, false)) < 0)
 		return err;
-	g = r->graph;
+	g = r->agg->graph;
 	fputc('{', out);
 	if ((err = pp_report__put_json_common(r, out)) < 0)
 		return err;
 	fputs(",\"rows\":[", out);
-	for (uint32_t i = 0; i < r->view.norder; i++) {
-		const struct pp_node *n = &g->nodes[r->view.order[i]];
+	for (uint32_t i = 0; i < r->agg->view.norder; i++) {
+		const struct pp_node *n = &g->nodes[r->agg->view.order[i]];
 		int64_t flat = pp_node_flat(n), cum = pp_node_cum(n);
 		const char *inl = "";
 
@@ -204,8 +204,8 @@ int pp_report_top_json(struct pp_report *r, FILE *out)
 		put_pct(out, cum, r->total);
 		fputs(",\"name\":", out);
 		pp_report_put_json_bytes(
-		        out, pp_report__node_name(r, r->view.order[i]),
-		        pp_report__node_len(r, r->view.order[i]));
+		        out, pp_report__node_name(r, r->agg->view.order[i]),
+		        pp_report__node_len(r, r->agg->view.order[i]));
 		fputs(",\"inline\":", out);
 		pp_report_put_json_string(out, inl);
 		fputc('}', out);
@@ -307,19 +307,20 @@ int pp_report_flame_json(struct pp_report *r,
 	bool first = true;
 	int err;
 
-	if (!r->tree && r->cut && root == 0 && min_share >= r->cut_share) {
+	if (!r->agg->tree && r->agg->cut && root == 0 &&
+	    min_share >= r->agg->cut_share) {
 		/* Every frame it would send is in the cut tree. */
-		t = r->cut;
+		t = r->agg->cut;
 		id_base = PP_FLAME_CUT_ID;
 	} else {
 		uint32_t asked = root;
 
 		if ((err = pp_report__tree(r, &t)) < 0)
 			return err;
-		if (root >= PP_FLAME_CUT_ID && r->cut &&
-		    root - PP_FLAME_CUT_ID < r->cut->nnodes &&
-		    (err = cut_to_whole(r, r->cut, root - PP_FLAME_CUT_ID, t,
-		                        &root)) < 0)
+		if (root >= PP_FLAME_CUT_ID && r->agg->cut &&
+		    root - PP_FLAME_CUT_ID < r->agg->cut->nnodes &&
+		    (err = cut_to_whole(r, r->agg->cut, root - PP_FLAME_CUT_ID,
+		                        t, &root)) < 0)
 			return err;
 		if (root >= t->nnodes)
 			return pp_error(r->ctx, PP_ENOTFOUND,
@@ -799,7 +800,7 @@ int pp_report_traces_json(struct pp_report *r, FILE *out)
 
 	if ((err = pp_report__trace_graph(r)) < 0)
 		return err;
-	g = r->graph;
+	g = r->agg->graph;
 	fputc('{', out);
 	put_common(r, out);
 	fputs(",\"labels\":", out);

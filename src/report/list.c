@@ -194,7 +194,7 @@ static void print_values(const struct pp_report *r, int64_t flat, int64_t cum,
 static int print_file(struct lister *l, const struct match *m, size_t n)
 {
 	struct pp_report *r = l->r;
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = r->agg->graph;
 	const struct pp_node *first = &g->nodes[m[0].node];
 	int64_t flat_sum = 0, cum_sum = 0, start, end;
 	struct src_file *f = NULL;
@@ -315,14 +315,14 @@ int pp_report_list(struct pp_report *r, const char *symbol, FILE *out)
 	go.obj_names = true;
 	if ((err = pp_report__graph(r, &go)) < 0)
 		goto done;
-	m = pp_malloc(r->ctx, ((size_t)r->graph->nnodes + 1) * sizeof(*m));
+	m = pp_malloc(r->ctx, ((size_t)r->agg->graph->nnodes + 1) * sizeof(*m));
 	name_match = pp_calloc(r->ctx, pp_strtab_count(p->strings), 1);
 	if (!m || !name_match) {
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (uint32_t n = 0; n < r->graph->nnodes; n++) {
-		const struct pp_node *node = &r->graph->nodes[n];
+	for (uint32_t n = 0; n < r->agg->graph->nnodes; n++) {
+		const struct pp_node *node = &r->agg->graph->nodes[n];
 		pp_str name = node->info.name;
 		size_t trim;
 

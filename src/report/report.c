@@ -16,6 +16,24 @@
 int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
                   const struct pp_report_opts *opts, struct pp_report **out)
 {
+	struct pp_aggregate *agg;
+	int err;
+
+	*out = NULL;
+	if ((err = pp_aggregate_new(ctx, prof, &agg)) < 0)
+		return err;
+	if ((err = pp_report_new_on(ctx, agg, opts, out)) < 0) {
+		pp_aggregate_free(agg);
+		return err;
+	}
+	(*out)->own_agg = true;
+	return 0;
+}
+
+int pp_report_new_on(struct pp_ctx *ctx, struct pp_aggregate *agg,
+                     const struct pp_report_opts *opts, struct pp_report **out)
+{
+	const struct pp_profile *prof = agg->prof;
 	struct pp_report *r;
 	int err;
 
@@ -25,6 +43,7 @@ int pp_report_new(struct pp_ctx *ctx, const struct pp_profile *prof,
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
 	r->ctx = ctx;
 	r->prof = prof;
+	r->agg = agg;
 	r->opts = *opts;
 	if (!r->opts.unit)
 		r->opts.unit = "minimum";
@@ -64,12 +83,9 @@ void pp_report_free(struct pp_report *r)
 {
 	if (!r)
 		return;
-	pp_graph_free(r->graph);
-	pp_free(r->ctx, r->graph_values);
-	pp_tree_free(r->tree);
-	pp_tree_free(r->cut);
+	if (r->own_agg)
+		pp_aggregate_free(r->agg);
 	pp_free(r->ctx, r->sample_unit);
-	pp_view_release(&r->view);
 	pp_free(r->ctx, r->num_units);
 	pp_free(r->ctx, r);
 }
@@ -82,7 +98,7 @@ int pp_report_header(struct pp_report *r, FILE *out)
 
 unsigned long long pp_report_graph_builds(const struct pp_report *r)
 {
-	return r->graph_builds;
+	return r->agg->builds;
 }
 
 int64_t pp_report__total(const struct pp_report *r)
@@ -165,16 +181,9 @@ static void tree_opts(const struct pp_report *r, struct pp_graph_opts *go)
 int pp_report__tree(struct pp_report *r, const struct pp_tree **out)
 {
 	struct pp_graph_opts go;
-	int err;
 
-	if (!r->tree) {
-		tree_opts(r, &go);
-		r->graph_builds++;
-		if ((err = pp_tree_new(r->ctx, r->prof, &go, &r->tree)) < 0)
-			return err;
-	}
-	*out = r->tree;
-	return 0;
+	tree_opts(r, &go);
+	return pp_aggregate_tree(r->agg, &go, out);
 }
 
 int pp_report_build_tree(struct pp_report *r)
@@ -187,51 +196,33 @@ int pp_report_build_tree(struct pp_report *r)
 int pp_report_flame_cut(struct pp_report *r, double min_share)
 {
 	struct pp_graph_opts go;
-	struct pp_tree *t;
-	int err;
 
-	if (r->tree || r->cut || !(min_share > 0))
-		return 0;
 	tree_opts(r, &go);
-	r->graph_builds++;
-	if ((err = pp_tree_new_cut(r->ctx, r->prof, &go, min_share, &t)) < 0)
-		return err;
-	/* Nothing left out: it is the whole tree. */
-	if (!t->cut) {
-		r->tree = t;
-		return 0;
-	}
-	r->cut = t;
-	r->cut_share = min_share;
-	return 0;
+	return pp_aggregate_cut(r->agg, &go, min_share);
 }
 
 int pp_report_select_tree(struct pp_report *r, struct pp_report *whole,
                           const unsigned char *marks,
                           const unsigned char *line_marks, bool show_from)
 {
-	const struct pp_tree *t;
-	int err;
+	struct pp_graph_opts go;
 
-	if (r->tree || whole->prof != r->prof ||
-	    whole->sample_index != r->sample_index ||
+	/* The whole's tree is built with its own report's options. */
+	if (whole->sample_index != r->sample_index ||
 	    whole->opts.granularity != r->opts.granularity ||
 	    whole->opts.noinlines != r->opts.noinlines ||
 	    whole->opts.showcolumns != r->opts.showcolumns)
 		return PP_EUNSUPPORTED;
-	if ((err = pp_report__tree(whole, &t)) < 0)
-		return err;
-	if (line_marks)
-		return pp_tree_refine(r->ctx, t, marks, line_marks, show_from,
-		                      &r->tree);
-	return pp_tree_select(r->ctx, t, marks, &r->tree);
+	tree_opts(r, &go);
+	return pp_aggregate_select_tree(r->agg, whole->agg, &go, marks,
+	                                line_marks, show_from);
 }
 
 /* ---- the aggregate and its view ------------------------------------------ */
 
 int pp_report__select_order(struct pp_report *r)
 {
-	return pp_view_select_order(&r->view, r->opts.drop_negative,
+	return pp_view_select_order(&r->agg->view, r->opts.drop_negative,
 	                            r->opts.cum_sort);
 }
 
@@ -242,16 +233,16 @@ void pp_report__select_output_unit(struct pp_report *r)
 
 void pp_report__choose_output_unit(struct pp_report *r, bool integral)
 {
-	struct pp_graph *g = r->graph;
+	struct pp_graph *g = r->agg->graph;
 	int64_t min_value = 0, max_value = r->total;
 	const char *min_unit, *max_unit, *unit;
 	size_t min_len, max_len, len;
 
 	pp_report__set_output_unit(r, r->opts.unit, strlen(r->opts.unit));
-	if (strcmp(r->opts.unit, "minimum") != 0 || r->view.norder == 0)
+	if (strcmp(r->opts.unit, "minimum") != 0 || r->agg->view.norder == 0)
 		return;
-	for (uint32_t i = 0; i < r->view.norder; i++) {
-		const struct pp_node *n = &g->nodes[r->view.order[i]];
+	for (uint32_t i = 0; i < r->agg->view.norder; i++) {
+		const struct pp_node *n = &g->nodes[r->agg->view.order[i]];
 		int64_t m = pp_go_abs64(pp_node_flat(n));
 
 		if (m == 0)
@@ -295,49 +286,10 @@ void pp_report__graph_opts(const struct pp_report *r, enum pp_edge_mode edges,
 	go->edges = edges;
 }
 
-/* Would a graph built with a hold the values of one built with b? Which
- * edges each records does not matter: restoring forgets them. */
-static bool same_aggregate(const struct pp_graph_opts *a,
-                           const struct pp_graph_opts *b)
-{
-	return a->sample_index == b->sample_index && a->mean == b->mean &&
-	       a->granularity == b->granularity &&
-	       a->noinlines == b->noinlines && a->columns == b->columns &&
-	       a->call_tree == b->call_tree && a->obj_names == b->obj_names &&
-	       a->drop_negative == b->drop_negative && !a->nodes_only &&
-	       !b->nodes_only;
-}
-
 int pp_report__graph(struct pp_report *r, const struct pp_graph_opts *go)
 {
-	int err;
-
-	pp_view_invalidate(&r->view);
 	pp_report__set_output_unit(r, r->opts.unit, strlen(r->opts.unit));
-	if (r->graph && r->graph_values && same_aggregate(&r->graph_opts, go)) {
-		/* The same aggregate: its node table and names stand. */
-		pp_graph_restore_values(r->graph, r->graph_values);
-		r->graph->opts.edges = go->edges;
-		pp_view_reset(&r->view);
-		return 0;
-	}
-	pp_graph_free(r->graph);
-	r->graph = NULL;
-	r->view.graph = NULL;
-	pp_free(r->ctx, r->graph_values);
-	r->graph_values = NULL;
-	r->graph_builds++;
-	if ((err = pp_graph_new(r->ctx, r->prof, go, &r->graph)) < 0)
-		return err;
-	/* A call tree's edges are its shape: saved values, which forget
-	 * edges, cannot stand for it; it is built again when asked for. */
-	if (!go->nodes_only && !go->call_tree) {
-		r->graph_opts = *go;
-		if ((err = pp_graph_save_values(r->graph, &r->graph_values)) <
-		    0)
-			return err;
-	}
-	return pp_view_set_graph(&r->view, r->ctx, r->graph);
+	return pp_aggregate_graph(r->agg, go);
 }
 
 void pp_report__trim_opts(const struct pp_report *r, bool visual,
@@ -362,7 +314,7 @@ int pp_report__view(struct pp_report *r, bool visual,
 	int err;
 
 	/* The view of these options, made since the graph last changed. */
-	if (pp_view_current(&r->view, visual, o))
+	if (pp_view_current(&r->agg->view, visual, o))
 		return 0;
 	/* Values first; the view adds the edges it needs (a call tree comes
 	 * with its edges, which are its shape). */
@@ -373,8 +325,8 @@ int pp_report__view(struct pp_report *r, bool visual,
 	}
 	if ((err = pp_report__graph(r, &go)) < 0)
 		return err;
-	if ((err = visual ? pp_view_visual(&r->view, o)
-	                  : pp_view_trim(&r->view, o)) < 0)
+	if ((err = visual ? pp_view_visual(&r->agg->view, o)
+	                  : pp_view_trim(&r->agg->view, o)) < 0)
 		return err;
 	pp_report__select_output_unit(r);
 	return 0;
@@ -494,7 +446,7 @@ void pp_report__print_active_filters(const struct pp_report *r, FILE *out)
 
 void pp_report__print_labels(const struct pp_report *r, FILE *out)
 {
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = r->agg->graph;
 	int64_t flat_sum = 0;
 	char pct[32];
 	struct pp_report__val a, b;
@@ -502,8 +454,8 @@ void pp_report__print_labels(const struct pp_report *r, FILE *out)
 
 	if (!r->opts.compact_labels)
 		pp_report__print_profile_labels(r, out);
-	for (uint32_t i = 0; i < r->view.norder; i++)
-		flat_sum += pp_node_flat(&g->nodes[r->view.order[i]]);
+	for (uint32_t i = 0; i < r->agg->view.norder; i++)
+		flat_sum += pp_node_flat(&g->nodes[r->agg->view.order[i]]);
 	pp_report__format(r, flat_sum, &a);
 	pp_report__format(r, r->total, &b);
 	pp_percentage(flat_sum, r->total, pct, sizeof(pct));
@@ -524,31 +476,32 @@ void pp_report__print_dropped(const struct pp_report *r, bool edges, FILE *out)
 
 	if (r->total == 0)
 		return;
-	if (r->view.dropped_nodes > 0) {
+	if (r->agg->view.dropped_nodes > 0) {
 		pp_report__format(r,
 		                  pp_go_abs64(pp_go_int64(
 		                          (double)r->total *
 		                          pp_report__nodefraction(&r->opts))),
 		                  &a);
-		fprintf(out,
-		        "Dropped %u node%s (cum <= ", r->view.dropped_nodes,
-		        r->view.dropped_nodes > 1 ? "s" : "");
+		fprintf(out, "Dropped %u node%s (cum <= ",
+		        r->agg->view.dropped_nodes,
+		        r->agg->view.dropped_nodes > 1 ? "s" : "");
 		pp_report__put_val(out, &a);
 		fputs(")\n", out);
 	}
-	if (edges && r->view.dropped_edges > 0) {
+	if (edges && r->agg->view.dropped_edges > 0) {
 		pp_report__format(r,
 		                  pp_go_abs64(pp_go_int64(
 		                          (double)r->total *
 		                          pp_report__edgefraction(&r->opts))),
 		                  &a);
-		fprintf(out,
-		        "Dropped %u edge%s (freq <= ", r->view.dropped_edges,
-		        r->view.dropped_edges > 1 ? "s" : "");
+		fprintf(out, "Dropped %u edge%s (freq <= ",
+		        r->agg->view.dropped_edges,
+		        r->agg->view.dropped_edges > 1 ? "s" : "");
 		pp_report__put_val(out, &a);
 		fputs(")\n", out);
 	}
-	if (r->view.norder > 0 && r->view.norder < r->view.orig_count)
-		fprintf(out, "Showing top %u nodes out of %u\n", r->view.norder,
-		        r->view.orig_count);
+	if (r->agg->view.norder > 0 &&
+	    r->agg->view.norder < r->agg->view.orig_count)
+		fprintf(out, "Showing top %u nodes out of %u\n",
+		        r->agg->view.norder, r->agg->view.orig_count);
 }

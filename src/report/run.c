@@ -84,7 +84,7 @@ void pp_report_set_view(struct pp_report *r, const struct pp_report_opts *opts)
 	}
 	/* As a report made afresh with these options: the unit is chosen
 	 * again, by the next trimmed graph. */
-	pp_view_invalidate(&r->view);
+	pp_view_invalidate(&r->agg->view);
 	pp_report__set_output_unit(r, r->opts.unit, strlen(r->opts.unit));
 	r->opts.nodecount = opts->nodecount;
 	r->opts.nodefraction = opts->nodefraction;

@@ -10,12 +10,12 @@ int pp_report_top(struct pp_report *r, FILE *out)
 
 	if ((err = pp_report__trimmed_graph(r, false)) < 0)
 		return err;
-	g = r->graph;
+	g = r->agg->graph;
 	pp_report__print_labels(r, out);
 	fprintf(out, "%10s %5s%% %5s%% %10s %5s%%\n", "flat", "flat", "sum",
 	        "cum", "cum");
-	for (uint32_t i = 0; i < r->view.norder; i++) {
-		const struct pp_node *n = &g->nodes[r->view.order[i]];
+	for (uint32_t i = 0; i < r->agg->view.norder; i++) {
+		const struct pp_node *n = &g->nodes[r->agg->view.order[i]];
 		int64_t flat = pp_node_flat(n), cum = pp_node_cum(n);
 		struct pp_report__val fs, cs;
 		char fp[32], sp[32], cp[32];
@@ -34,7 +34,7 @@ int pp_report_top(struct pp_report *r, FILE *out)
 		fprintf(out, " %s %s ", fp, sp);
 		pp_report__put_val_padded(out, &cs, 10);
 		fprintf(out, " %s  ", cp);
-		pp_report__put_node_name(r, r->view.order[i], out);
+		pp_report__put_node_name(r, r->agg->view.order[i], out);
 		fprintf(out, "%s\n", inl);
 	}
 	return ferror(out) ? pp_error(r->ctx, PP_EIO, "write error") : 0;

@@ -107,8 +107,9 @@ int pp_report_topproto(struct pp_report *r, FILE *out)
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (uint32_t i = 0; i < r->view.norder; i++) {
-		const struct pp_node *n = &r->graph->nodes[r->view.order[i]];
+	for (uint32_t i = 0; i < r->agg->view.norder; i++) {
+		const struct pp_node *n =
+		        &r->agg->graph->nodes[r->agg->view.order[i]];
 		struct pp_location loc = {0};
 		struct pp_line line = {0};
 		int64_t v[2];

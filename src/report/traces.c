@@ -40,7 +40,7 @@ static int block_for(struct pp_report *r, struct blocks *b, uint32_t l,
                      const uint32_t *name_len, size_t limit)
 {
 	static const char inl[] = " (inline)\n";
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = r->agg->graph;
 	uint32_t first = g->loc_node_first[l], last = g->loc_node_first[l + 1];
 	size_t need = 0, at = b->len;
 	int err;
@@ -93,7 +93,7 @@ static void print_location(struct pp_report *r, struct pp_report__out *o,
                            const struct pp_report__val *vs)
 {
 	static const char inl[] = " (inline)\n";
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = r->agg->graph;
 	uint32_t a = g->loc_node_first[l], b = g->loc_node_first[l + 1];
 
 	for (uint32_t i = a; i < b; i++) {
@@ -146,7 +146,7 @@ int pp_report_traces(struct pp_report *r, FILE *out)
 
 	if ((err = pp_report__trace_graph(r)) < 0)
 		return err;
-	g = r->graph;
+	g = r->agg->graph;
 	o = pp_malloc(r->ctx, sizeof(*o));
 	name_len =
 	        pp_malloc(r->ctx, ((size_t)g->nnodes + 1) * sizeof(*name_len));

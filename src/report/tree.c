@@ -25,7 +25,7 @@ struct adjacency {
 
 static int adjacency_build(const struct pp_report *r, struct adjacency *a)
 {
-	const struct pp_graph *g = r->graph;
+	const struct pp_graph *g = r->agg->graph;
 	size_t nn = (size_t)g->nnodes + 1, ne = g->nedges ? g->nedges : 1;
 
 	a->in_first = pp_calloc(r->ctx, nn + 1, sizeof(uint32_t));
@@ -35,7 +35,7 @@ static int adjacency_build(const struct pp_report *r, struct adjacency *a)
 	if (!a->in_first || !a->out_first || !a->in || !a->out)
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
 	for (uint32_t e = 0; e < g->nedges; e++) {
-		if (pp_go_abs64(g->edges[e].weight) < r->view.edge_cutoff)
+		if (pp_go_abs64(g->edges[e].weight) < r->agg->view.edge_cutoff)
 			continue;
 		a->in_first[g->edges[e].dst + 1]++;
 		a->out_first[g->edges[e].src + 1]++;
@@ -47,7 +47,7 @@ static int adjacency_build(const struct pp_report *r, struct adjacency *a)
 	/* Fill forward, each start advancing to its end, then shift the
 	 * starts back into place. */
 	for (uint32_t e = 0; e < g->nedges; e++) {
-		if (pp_go_abs64(g->edges[e].weight) < r->view.edge_cutoff)
+		if (pp_go_abs64(g->edges[e].weight) < r->agg->view.edge_cutoff)
 			continue;
 		a->in[a->in_first[g->edges[e].dst]++] = e;
 		a->out[a->out_first[g->edges[e].src]++] = e;
@@ -71,14 +71,15 @@ static void adjacency_release(const struct pp_report *r, struct adjacency *a)
 /* pprof's edge order: heavier first, then by caller name, then callee. */
 static int compare_edges(const struct pp_report *r, uint32_t x, uint32_t y)
 {
-	const struct pp_edge *a = &r->graph->edges[x], *b = &r->graph->edges[y];
+	const struct pp_edge *a = &r->agg->graph->edges[x],
+	                     *b = &r->agg->graph->edges[y];
 	int c;
 
 	if ((c = pp_go_abs_cmp_desc(a->weight, b->weight)) != 0)
 		return c;
-	if ((c = pp_view_name_cmp(&r->view, a->src, b->src)) != 0)
+	if ((c = pp_view_name_cmp(&r->agg->view, a->src, b->src)) != 0)
 		return c;
-	return pp_view_name_cmp(&r->view, a->dst, b->dst);
+	return pp_view_name_cmp(&r->agg->view, a->dst, b->dst);
 }
 
 /* Edge lists per node are short: insertion sort. */
@@ -98,7 +99,7 @@ static void print_edges(const struct pp_report *r, uint32_t *v, uint32_t n,
 {
 	sort_edges(r, v, n);
 	for (uint32_t i = 0; i < n; i++) {
-		const struct pp_edge *e = &r->graph->edges[v[i]];
+		const struct pp_edge *e = &r->agg->graph->edges[v[i]];
 		uint32_t other = callers ? e->src : e->dst;
 		struct pp_report__val w;
 		char pct[32];
@@ -133,7 +134,7 @@ static void print_edges(const struct pp_report *r, uint32_t *v, uint32_t n,
 static void put_json_node(struct pp_report *r, struct adjacency *adj,
                           uint32_t n, int64_t flat_sum, bool first, FILE *out)
 {
-	const struct pp_node *node = &r->graph->nodes[n];
+	const struct pp_node *node = &r->agg->graph->nodes[n];
 	int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
 	struct pp_report__val val;
 	char buf[32];
@@ -213,12 +214,12 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 	if ((err = pp_report__view(r, false, &o)) < 0 ||
 	    (err = adjacency_build(r, &adj)) < 0)
 		goto done;
-	g = r->graph;
+	g = r->agg->graph;
 	/* pprof fails before printing anything when nothing matches. */
-	for (uint32_t i = 0; re && i < r->view.norder; i++)
+	for (uint32_t i = 0; re && i < r->agg->view.norder; i++)
 		matched += pp_regex_match(
-		        re, pp_report__node_name(r, r->view.order[i]),
-		        pp_report__node_len(r, r->view.order[i]));
+		        re, pp_report__node_name(r, r->agg->view.order[i]),
+		        pp_report__node_len(r, r->agg->view.order[i]));
 	if (re && matched == 0) {
 		err = pp_error(r->ctx, PP_ENOTFOUND,
 		               "no matches found for regexp: %s", symbol);
@@ -233,8 +234,8 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 		pp_report__print_labels(r, out);
 		fprintf(out, "%s\n%s\n", SEPARATOR, LEGEND);
 	}
-	for (uint32_t i = 0; i < r->view.norder; i++) {
-		uint32_t n = r->view.order[i];
+	for (uint32_t i = 0; i < r->agg->view.norder; i++) {
+		uint32_t n = r->agg->view.order[i];
 		const struct pp_node *node = &g->nodes[n];
 		int64_t flat = pp_node_flat(node), cum = pp_node_cum(node);
 		struct pp_report__val fs, cs;
@@ -271,7 +272,7 @@ static int tree_report(struct pp_report *r, const char *symbol, bool json,
 	}
 	if (json)
 		fputs("]}\n", out);
-	else if (r->view.norder > 0)
+	else if (r->agg->view.norder > 0)
 		fprintf(out, "%s\n", SEPARATOR);
 done:
 	adjacency_release(r, &adj);

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "pprof/aggregate.h"
 #include "pprof/session.h"
 #include "pprof/symbolize.h"
 #include "pprof/tree.h"
@@ -44,18 +45,19 @@ struct filtered {
 	unsigned char *line_marks;
 };
 
-/* A report bound to a filtered profile: totals, unit, the aggregate and
- * its view (which the report itself keeps, one at a time). */
+/* An aggregate of a filtered profile (its graph, view and trees), and the
+ * report on it: options, totals, unit. */
 struct aggregate {
 	unsigned long long id; /* 0: an empty slot */
 	unsigned long long used;
 	unsigned long long filtered; /* its filtered profile's id */
 	bool relative;
-	/* A tree report of a refine that keeps every sample: rpt is NULL
-	 * and the whole profile's report answers. */
+	/* A tree report of a refine that keeps every sample: agg and rpt
+	 * are NULL and the whole profile's report answers. */
 	bool whole;
 	struct pp_report_opts key; /* strings below */
 	char *sample_index, *unit, *source_path, *trim_path;
+	struct pp_aggregate *agg; /* owned; rpt borrows it */
 	struct pp_report *rpt;
 };
 
@@ -220,9 +222,10 @@ const struct pp_profile *pp_session_base(const struct pp_session *s)
 
 static void aggregate_clear(struct pp_session *s, struct aggregate *a)
 {
-	if (a->rpt)
-		s->graphs_freed += pp_report_graph_builds(a->rpt);
+	if (a->agg)
+		s->graphs_freed += a->agg->builds;
 	pp_report_free(a->rpt);
+	pp_aggregate_free(a->agg);
 	pp_free(s->ctx, a->sample_index);
 	pp_free(s->ctx, a->unit);
 	pp_free(s->ctx, a->source_path);
@@ -266,9 +269,8 @@ void pp_session_stats(const struct pp_session *s, struct pp_session_stats *out)
 	*out = s->stats;
 	out->graphs = s->graphs_freed;
 	for (size_t i = 0; i < PP_SESSION_KEEP_AGGREGATES; i++)
-		if (s->aggregates[i].rpt)
-			out->graphs +=
-			        pp_report_graph_builds(s->aggregates[i].rpt);
+		if (s->aggregates[i].agg)
+			out->graphs += s->aggregates[i].agg->builds;
 }
 
 /* The filters of o in pprof's order, with their names; prune_from is a
@@ -537,6 +539,17 @@ static int aggregate_start(struct pp_session *s, const struct filtered *f,
 	return 0;
 }
 
+/* a's aggregate of prof and its report with options ro. */
+static int aggregate_make(struct pp_session *s, const struct pp_profile *prof,
+                          const struct pp_report_opts *ro, struct aggregate *a)
+{
+	int err;
+
+	if ((err = pp_aggregate_new(s->ctx, prof, &a->agg)) < 0)
+		return err;
+	return pp_report_new_on(s->ctx, a->agg, ro, &a->rpt);
+}
+
 /* Put a in the cache in place of the oldest entry. */
 static struct aggregate *aggregate_insert(struct pp_session *s,
                                           const struct aggregate *a)
@@ -573,8 +586,7 @@ static int get_aggregate(struct pp_session *s, struct filtered *f,
 	/* Percentages stay those of the unfiltered profile unless
 	 * -relative_percentages. */
 	ro.total_profile = f->prof && !a.relative ? s->prof : NULL;
-	if ((err = pp_report_new(s->ctx, f->prof ? f->prof : s->prof, &ro,
-	                         &a.rpt)) < 0)
+	if ((err = aggregate_make(s, f->prof ? f->prof : s->prof, &ro, &a)) < 0)
 		goto fail;
 	*out = aggregate_insert(s, &a)->rpt;
 	return 0;
@@ -628,14 +640,17 @@ static int get_selected(struct pp_session *s, struct filtered *f,
 		goto fail;
 	/* The whole profile's total, as a filtered report's. */
 	ro.total_profile = NULL;
-	if ((err = pp_report_new(s->ctx, s->prof, &ro, &a.rpt)) < 0 ||
+	if ((err = aggregate_make(s, s->prof, &ro, &a)) < 0 ||
 	    (err = pp_report_select_tree(a.rpt, whole, f->marks, f->line_marks,
 	                                 f->key[4] != NULL)) < 0)
 		goto fail;
 	if (err == 1) {
 		/* Every sample stays: no second copy of the whole tree. */
+		s->graphs_freed += a.agg->builds;
 		pp_report_free(a.rpt);
+		pp_aggregate_free(a.agg);
 		a.rpt = NULL;
+		a.agg = NULL;
 		a.whole = true;
 	}
 	s->stats.selected++;

@@ -88,7 +88,7 @@ static void test_adversarial__distinct_huge_stacks(void **state)
 	r = top(&ctx, p, PP_GRAN_FUNCTIONS);
 	/* Total 1+2+3+4; each sample's leaf is the only flat node. */
 	assert_int_equal(r->total, 10);
-	assert_int_equal(r->graph->nnodes, NSAMPLES * DEPTH);
+	assert_int_equal(r->agg->graph->nnodes, NSAMPLES * DEPTH);
 	pp_report_free(r);
 	pp_profile_free(p);
 	free(stack);
@@ -114,12 +114,13 @@ static void test_adversarial__deep_recursion(void **state)
 	                 0);
 	r = top(&ctx, p, PP_GRAN_FUNCTIONS);
 	/* The recursive function is counted once per sample. */
-	for (uint32_t i = 0; i < r->view.norder; i++) {
-		const struct pp_node *n = &r->graph->nodes[r->view.order[i]];
+	for (uint32_t i = 0; i < r->agg->view.norder; i++) {
+		const struct pp_node *n =
+		        &r->agg->graph->nodes[r->agg->view.order[i]];
 
 		assert_int_equal(n->cum, 5);
 	}
-	assert_int_equal(r->view.norder, 2);
+	assert_int_equal(r->agg->view.norder, 2);
 	pp_report_free(r);
 	pp_profile_free(p);
 	free(stack);
@@ -158,11 +159,12 @@ static void test_adversarial__million_lines(void **state)
 	assert_int_equal(r->total, NLINES);
 	/* Each line holds 1/1e6 of the total, below the default node
 	 * fraction: all are dropped, and said to be. */
-	assert_int_equal(r->view.dropped_nodes, NLINES);
+	assert_int_equal(r->agg->view.dropped_nodes, NLINES);
 	pp_report_free(r);
 	r = top(&ctx, p, PP_GRAN_FUNCTIONS);
-	assert_int_equal(r->view.norder, 1);
-	assert_int_equal(r->graph->nodes[r->view.order[0]].flat, NLINES);
+	assert_int_equal(r->agg->view.norder, 1);
+	assert_int_equal(r->agg->graph->nodes[r->agg->view.order[0]].flat,
+	                 NLINES);
 	pp_report_free(r);
 	pp_profile_free(p);
 }
