@@ -1,8 +1,9 @@
 /*
  * Reports. One options struct serves the command line and the shell; a
- * pp_report binds it to a profile and caches the aggregate, so that running
- * reports again with unchanged options costs nothing proportional to the
- * profile's size.
+ * pp_report binds it to a profile and prints from an aggregate
+ * (pprof/aggregate.h), its own or one the session's cache keeps, so that
+ * running reports again with unchanged options costs nothing proportional
+ * to the profile's size.
  *
  * Reports write to a FILE * and never open paths themselves.
  */
