@@ -26,6 +26,14 @@ wait_for() {
 	done
 	return 1
 }
+# wait_on_screen RE: wait up to 10 s for a line anywhere on the screen.
+wait_on_screen() {
+	for _ in $(seq 100); do
+		screen | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
 # start [PROFILE]: a shell session on PROFILE ($P) in a fresh tmux
 # server; its exit status is written to $TMP/status when it ends.
 start() {
@@ -105,10 +113,11 @@ fi
 t1=$(date +%s)
 [ $((t1 - t0)) -le 3 ] && ok || bad "Ctrl-C during a filter: the prompt came back after $((t1 - t0)) s"
 # The session is intact and the filter not set: top of all samples.
-# (Waiting for the prompt alone could still see the one before, if
-# the typed line has not echoed yet.)
+# (Waiting for a prompt could still see the one before, if the typed
+# line has not echoed yet, and the report's lines can reach the screen
+# in parts: wait for the whole line.)
 T send-keys -t t 'top' Enter
-if wait_for '^Showing nodes accounting for' && screen | grep -q '^Showing nodes accounting for 0, 0% of 1199997 total$'; then ok; else
+if wait_on_screen '^Showing nodes accounting for 0, 0% of 1199997 total$'; then ok; else
 	bad "top after the interrupted filter: $(screen | tail -3)"
 fi
 T send-keys -t t 'quit' Enter
