@@ -203,11 +203,24 @@ static inline int pp_add_size(size_t a, size_t b, size_t *out)
 	return 0;
 }
 
+/* pp_grow's reallocation, out of line: called only when *cap < need. */
+int pp_grow__realloc(struct pp_ctx *ctx, void **ptr, size_t *cap, size_t need,
+                     size_t elem_size);
+
 /*
  * Grow *ptr (an array of elem_size items with capacity *cap) so that it holds
  * at least need items. Capacity doubles; fails cleanly on overflow.
+ *
+ * Inline because the decoder's appends call it per sample and per field,
+ * and the capacity nearly always suffices: the call alone was 3% of `top`
+ * on a big profile (issue 16).
  */
-int pp_grow(struct pp_ctx *ctx, void **ptr, size_t *cap, size_t need,
-            size_t elem_size);
+static inline int pp_grow(struct pp_ctx *ctx, void **ptr, size_t *cap,
+                          size_t need, size_t elem_size)
+{
+	if (need <= *cap)
+		return 0;
+	return pp_grow__realloc(ctx, ptr, cap, need, elem_size);
+}
 
 #endif

@@ -131,8 +131,8 @@ int pp_error_interrupted(struct pp_ctx *ctx)
 	return pp_error(ctx, PP_EINTR, "interrupted");
 }
 
-int pp_grow(struct pp_ctx *ctx, void **ptr, size_t *cap, size_t need,
-            size_t elem_size)
+int pp_grow__realloc(struct pp_ctx *ctx, void **ptr, size_t *cap, size_t need,
+                     size_t elem_size)
 {
 	size_t ncap = *cap ? *cap : 16, bytes;
 	void *np;
