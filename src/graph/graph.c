@@ -286,58 +286,81 @@ struct value_pass {
 	uint32_t nstamps;
 };
 
-static void *value_pass_run(void *arg)
+/* One node's cum, once per sample: recursion meets a node again. */
+static inline void value_pass_cum(int64_t *sums, uint32_t *stamps,
+                                  uint32_t stamp, uint32_t n, int64_t w,
+                                  int64_t dw, bool mean)
 {
-	struct value_pass *vp = arg;
+	if (stamps[n] != stamp) {
+		stamps[n] = stamp;
+		sums[4 * (size_t)n + 2] += w;
+		if (mean)
+			sums[4 * (size_t)n + 3] += dw;
+	}
+}
+
+/*
+ * The samples [vp->first, vp->last). Everything the frame loop reads is in
+ * a local: the stores to stamps (uint32_t) may alias the sample's
+ * loc_count and the pass's own fields as far as the compiler knows, and
+ * it would reload them for every frame. mean is a constant in each of the
+ * two calls (value_pass_run), so without -mean the div sums, all zero,
+ * are not added.
+ */
+static inline void value_pass_samples(struct value_pass *vp, bool mean)
+{
 	const struct pp_graph *g = vp->g;
 	const struct pp_profile *p = g->prof;
 	const uint32_t *lnf = g->loc_node_first, *ln = g->loc_nodes;
+	const uint32_t *one = vp->one;
 	uint32_t nt = p->nsample_types, si = g->opts.sample_index;
 	int64_t *sums = vp->sums;
-	uint32_t *stamps = vp->stamps, stamp = 0;
-	bool mean = g->opts.mean;
+	uint32_t *stamps = vp->stamps, stamp = 0, nstamps = vp->nstamps;
 
-	for (uint32_t s = vp->first; s < vp->last; s++) {
+	for (uint32_t s = vp->first, last = vp->last; s < last; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *vals = p->values + (size_t)s * nt;
 		const uint32_t *locs = p->sample_locs + smp->loc_first;
+		uint32_t count = smp->loc_count, leaf;
 		int64_t w = vals[si], dw = mean ? vals[0] : 0;
-		uint32_t leaf;
 
 		if ((s & 0xffff) == 0 && pp_interrupted(g->ctx))
 			break; /* accumulate_values reports it */
-		if ((w == 0 && dw == 0) || smp->loc_count == 0)
+		if ((w == 0 && dw == 0) || count == 0)
 			continue;
 		if (++stamp == UINT32_MAX) {
-			memset(stamps, 0,
-			       (size_t)vp->nstamps * sizeof(*stamps));
+			memset(stamps, 0, (size_t)nstamps * sizeof(*stamps));
 			stamp = 1;
 		}
-		for (uint32_t i = 0; i < smp->loc_count; i++) {
-			uint32_t l = locs[i], n = vp->one[l];
+		for (uint32_t i = 0; i < count; i++) {
+			uint32_t l = locs[i], n = one[l];
 
 			if (n != PP_NONE) {
-				if (stamps[n] != stamp) {
-					stamps[n] = stamp;
-					sums[4 * (size_t)n + 2] += w;
-					sums[4 * (size_t)n + 3] += dw;
-				}
+				value_pass_cum(sums, stamps, stamp, n, w, dw,
+				               mean);
 				continue;
 			}
-			for (uint32_t k = lnf[l]; k < lnf[l + 1]; k++) {
-				n = ln[k];
-				if (stamps[n] != stamp) {
-					stamps[n] = stamp;
-					sums[4 * (size_t)n + 2] += w;
-					sums[4 * (size_t)n + 3] += dw;
-				}
-			}
+			for (uint32_t k = lnf[l], end = lnf[l + 1]; k < end;
+			     k++)
+				value_pass_cum(sums, stamps, stamp, ln[k], w,
+				               dw, mean);
 		}
 		/* The leaf is the innermost line of the first location. */
 		leaf = ln[lnf[locs[0]]];
 		sums[4 * (size_t)leaf] += w;
-		sums[4 * (size_t)leaf + 1] += dw;
+		if (mean)
+			sums[4 * (size_t)leaf + 1] += dw;
 	}
+}
+
+static void *value_pass_run(void *arg)
+{
+	struct value_pass *vp = arg;
+
+	if (vp->g->opts.mean)
+		value_pass_samples(vp, true);
+	else
+		value_pass_samples(vp, false);
 	return NULL;
 }
 
