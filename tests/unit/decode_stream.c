@@ -497,6 +497,160 @@ static void test_decode_stream__gives_up_at_finish(void **state)
 	free(gz.p);
 }
 
+/* Location ids of the sample shapes below: each side of every varint
+ * length the stream's id reader tells apart (1, 2, 3 bytes, then more). */
+static const uint64_t shape_ids[] = {1,     2,     5,       127,     128,
+                                     16383, 16384, 2097151, 2097152, 7};
+
+/* A profile of n copies of the sample whose body is body, over locations
+ * shape_ids, in Go's layout; big enough for the stream (4096 bytes). */
+static struct gbuf shape_profile(const struct gbuf *body, size_t n)
+{
+	struct gbuf b = {0}, m = {0};
+	static const char *const strs[] = {"", "samples", "count", "cpu",
+	                                   "nanoseconds"};
+
+	for (int t = 0; t < 2; t++) {
+		m.len = 0;
+		gb_uint(&m, 1, 1 + 2 * (uint64_t)t);
+		gb_uint(&m, 2, 2 + 2 * (uint64_t)t);
+		gb_msg(&b, 1, &m);
+	}
+	for (size_t i = 0; i < n; i++)
+		gb_msg(&b, 2, body);
+	for (size_t i = 0; i < sizeof(shape_ids) / sizeof(shape_ids[0]); i++) {
+		m.len = 0;
+		gb_uint(&m, 1, shape_ids[i]);
+		gb_uint(&m, 3, 0x1000 + i);
+		gb_msg(&b, 4, &m);
+	}
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		gb_str(&b, 6, strs[i]);
+	free(m.p);
+	return b;
+}
+
+/* The body's bytes as a packed field. */
+static void shape_packed(struct gbuf *body, uint32_t field, const uint8_t *raw,
+                         size_t n)
+{
+	struct gbuf f = {0};
+
+	gb_put(&f, raw, n);
+	gb_msg(body, field, &f);
+	free(f.p);
+}
+
+/*
+ * Samples in every shape a writer may give them: the stream's packed-sample
+ * reader takes Go's, and hands the others to the general one (ids or values
+ * one per field, fields in another order, fields it does not know, lengths
+ * of three bytes, ids written in more bytes than they need); each makes
+ * the model pp_decode makes. An id 0, in any spelling and anywhere in its
+ * field, makes the stream give up.
+ */
+static void test_decode_stream__sample_shapes(void **state)
+{
+	static const size_t steps[][1] = {{1}, {333}, {1 << 20}};
+	struct gbuf ids = {0}, vals = {0}, body = {0};
+	size_t nids = sizeof(shape_ids) / sizeof(shape_ids[0]);
+
+	(void)state;
+	for (size_t i = 0; i < nids; i++)
+		gb_varint(&ids, shape_ids[i]);
+	gb_varint(&vals, 3);
+	gb_varint(&vals, 10000000);
+	for (int shape = 0; shape < 9; shape++) {
+		struct pp_ctx ctx = PP_CTX_INIT;
+		struct pp_profile *want = NULL;
+		struct gbuf b;
+
+		body.len = 0;
+		switch (shape) {
+		case 0: /* Go's */
+			shape_packed(&body, 1, ids.p, ids.len);
+			shape_packed(&body, 2, vals.p, vals.len);
+			break;
+		case 1: /* one id, one value a field */
+			for (size_t i = 0; i < nids; i++)
+				gb_uint(&body, 1, shape_ids[i]);
+			gb_uint(&body, 2, 3);
+			gb_uint(&body, 2, 10000000);
+			break;
+		case 2: /* values first, an unknown field between */
+			shape_packed(&body, 2, vals.p, vals.len);
+			gb_uint(&body, 9, 42);
+			shape_packed(&body, 1, ids.p, ids.len);
+			break;
+		case 3: { /* ids in more bytes than they need: 1, 2, 1 */
+			static const uint8_t raw[] = {0x81, 0x00, 0x82, 0x80,
+			                              0x00, 0x81, 0x80, 0x80,
+			                              0x80, 0x00};
+
+			shape_packed(&body, 1, raw, sizeof(raw));
+			shape_packed(&body, 2, vals.p, vals.len);
+			break;
+		}
+		case 4: /* no ids; then a field of 20,000 (a 3-byte length) */
+		case 5: /* 8,000 (2 bytes) */
+		{
+			struct gbuf many = {0};
+			size_t n = shape == 4 ? 20000 : 8000;
+
+			shape_packed(&body, 1, NULL, 0);
+			for (size_t i = 0; i < n; i++)
+				gb_varint(&many, shape_ids[i % nids]);
+			shape_packed(&body, 1, many.p, many.len);
+			shape_packed(&body, 2, vals.p, vals.len);
+			free(many.p);
+			break;
+		}
+		case 6: /* an id 0, alone */
+		case 7: /* in two bytes */
+		case 8: /* in the field's last byte */
+		{
+			static const uint8_t zero1[] = {0x05, 0x00, 0x05, 0x05};
+			static const uint8_t zero2[] = {0x05, 0x80, 0x00, 0x05};
+			static const uint8_t zero_last[] = {0x05, 0x05, 0x00};
+
+			if (shape == 6)
+				shape_packed(&body, 1, zero1, sizeof(zero1));
+			else if (shape == 7)
+				shape_packed(&body, 1, zero2, sizeof(zero2));
+			else
+				shape_packed(&body, 1, zero_last,
+				             sizeof(zero_last));
+			shape_packed(&body, 2, vals.p, vals.len);
+			break;
+		}
+		}
+		b = shape_profile(&body, 4096 / body.len + 2);
+		for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+			struct pp_profile *got = NULL;
+
+			if (shape >= 6) {
+				assert_int_equal(
+				        stream(&ctx, &b, steps[i], 1, &got), 1);
+				assert_null(got);
+				continue;
+			}
+			if (!want)
+				assert_int_equal(
+				        pp_decode(&ctx, "s", b.p, b.len, &want),
+				        0);
+			assert_int_equal(stream(&ctx, &b, steps[i], 1, &got),
+			                 0);
+			same_model(want, got);
+			pp_profile_free(got);
+		}
+		pp_profile_free(want);
+		free(b.p);
+	}
+	free(ids.p);
+	free(vals.p);
+	free(body.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +660,7 @@ int main(void)
 	        cmocka_unit_test(test_decode_stream__source_decode),
 	        cmocka_unit_test(test_decode_stream__release_input),
 	        cmocka_unit_test(test_decode_stream__gives_up_at_finish),
+	        cmocka_unit_test(test_decode_stream__sample_shapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
