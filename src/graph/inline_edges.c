@@ -31,14 +31,15 @@ struct local_edge {
 };
 
 /* What a node is to this pass, one byte per node to keep the per-frame
- * working set small. */
-enum { NODE_DROPPED = 0, NODE_KEPT = 1, NODE_TARGET = 2 };
+ * working set small. LOC_LINES is only for locations (loc_kept). */
+enum { NODE_DROPPED = 0, NODE_KEPT = 1, NODE_TARGET = 2, LOC_LINES = 3 };
 
 struct edge_pass {
 	const struct pp_graph *g;
 	const unsigned char *role; /* per node: NODE_* */
 	/* Per location: NODE_DROPPED when none of its nodes is kept; for a
-	 * one-line location, the role of its node, which is one[l]. */
+	 * one-line location, the role of its node, which is one[l]; else
+	 * LOC_LINES: its lines are walked one by one. */
 	const unsigned char *loc_kept;
 	const unsigned char *has_target; /* per location: a node is a target */
 	const uint32_t *one;
@@ -117,29 +118,41 @@ struct walk_state {
 	bool residual;
 };
 
-/* Frames locs[from] down to locs[to] (from >= to: root to leaf) of sample
- * stamp - 1, whose weights are w and dw; 0, or PP_ENOMEM. */
+/*
+ * Frames locs[from] down to locs[to] (from >= to: root to leaf) of sample
+ * stamp - 1, whose weights are w and dw; 0, or PP_ENOMEM. The pass's
+ * tables are read through locals: the compiler cannot tell that the
+ * stores to the edges and memos leave ep alone, and would load ep's
+ * fields again for every frame (a third of the walk's instructions).
+ */
 static inline int walk(struct edge_pass *ep, const uint32_t *locs,
                        uint32_t from, uint32_t to, int64_t w, int64_t dw,
                        uint32_t stamp, struct walk_state *st)
 {
 	const uint32_t *lnf = ep->g->loc_node_first, *ln = ep->g->loc_nodes;
+	const unsigned char *loc_kept = ep->loc_kept, *roles = ep->role;
+	const uint32_t *one = ep->one;
 	uint32_t parent = st->parent;
 	bool residual = st->residual;
 
-	for (uint32_t i = from + 1; i-- > to;) {
-		uint32_t l = locs[i], cnt;
+	for (const uint32_t *q = locs + from + 1, *stop = locs + to;
+	     q != stop;) {
+		uint32_t l = *--q, cnt, n;
+		unsigned char kept = loc_kept[l];
 
-		if (ep->loc_kept[l] == NODE_DROPPED) {
+		/* Most frames: one line, kept, no target. */
+		if (kept == NODE_KEPT) {
+			parent = one[l];
+			residual = false;
+			continue;
+		}
+		if (kept == NODE_DROPPED) {
 			residual = true;
 			continue;
 		}
-		/* One-line locations (most of them) need one lookup. */
-		if (ep->one[l] != PP_NONE) {
-			uint32_t n = ep->one[l];
-
-			if (ep->loc_kept[l] == NODE_TARGET &&
-			    parent != PP_NONE && n != parent) {
+		if (kept == NODE_TARGET) {
+			n = one[l];
+			if (parent != PP_NONE && n != parent) {
 				long e = memo_edge(ep, lnf[l], parent, n);
 
 				if (e < 0)
@@ -153,9 +166,10 @@ static inline int walk(struct edge_pass *ep, const uint32_t *locs,
 		}
 		cnt = lnf[l + 1] - lnf[l];
 		for (uint32_t ni = cnt; ni-- > 0;) {
-			uint32_t n = ln[lnf[l] + ni];
-			unsigned char role = ep->role[n];
+			unsigned char role;
 
+			n = ln[lnf[l] + ni];
+			role = roles[n];
 			if (role == NODE_DROPPED) {
 				residual = true;
 				continue;
@@ -337,7 +351,7 @@ static int edge_pass(struct pp_graph *g, const bool *kept, bool all)
 		for (uint32_t k = first; k < first + cnt; k++) {
 			if (kept[g->loc_nodes[k]])
 				loc_kept[l] = cnt == 1 ? role[g->loc_nodes[k]]
-				                       : NODE_KEPT;
+				                       : LOC_LINES;
 			if (role[g->loc_nodes[k]] == NODE_TARGET)
 				has_target[l] = 1;
 		}
