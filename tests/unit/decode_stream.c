@@ -530,15 +530,14 @@ static struct gbuf shape_profile(const struct gbuf *body, size_t n)
 	return b;
 }
 
-/* The body's bytes as a packed field. */
+/* n bytes at raw as a packed field of body (raw may be NULL when n is 0). */
 static void shape_packed(struct gbuf *body, uint32_t field, const uint8_t *raw,
                          size_t n)
 {
-	struct gbuf f = {0};
-
-	gb_put(&f, raw, n);
-	gb_msg(body, field, &f);
-	free(f.p);
+	gb_varint(body, (uint64_t)field << 3 | 2);
+	gb_varint(body, n);
+	if (n)
+		gb_put(body, raw, n);
 }
 
 /*
