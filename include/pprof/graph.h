@@ -243,9 +243,6 @@ struct pp_graph_tags {
 	uint32_t *sample_label;    /* per sample; 0 = no labels */
 	struct pp_graph_tag *tags;
 	uint32_t ntags;
-	size_t cap;
-	uint32_t *slots; /* tag index + 1; 0 = empty */
-	uint32_t nslots;
 	pp_str bytes_key; /* "bytes" in the profile, or PP_NONE */
 	/* Its unit (bytes_unit_len bytes, a profile's may hold NUL bytes). */
 	const char *bytes_unit;

@@ -18,6 +18,22 @@ struct pp_graph__full {
 	size_t cap_parent, cap_in_edge; /* tree_parent, tree_in_edge */
 };
 
+/* A view's tags as the visual view allocates them: the public struct
+ * first, then the table's capacity and the hash that finds a tag by
+ * (node, label set, numeric value). */
+struct pp_graph_tags__full {
+	struct pp_graph_tags pub;
+	size_t cap;
+	uint32_t *slots; /* tag index + 1; 0 = empty */
+	uint32_t nslots;
+};
+
+static inline struct pp_graph_tags__full *
+pp_graph_tags__in(const struct pp_graph_tags *t)
+{
+	return (struct pp_graph_tags__full *)t;
+}
+
 /* g's private part; g must come from pp_graph_new. */
 static inline struct pp_graph__full *pp_graph__in(const struct pp_graph *g)
 {

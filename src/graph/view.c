@@ -79,7 +79,7 @@ void pp_view__release_visual(struct pp_view *v)
 		pp_strtab_free(v->tags->strings);
 		pp_free(v->ctx, v->tags->sample_label);
 		pp_free(v->ctx, v->tags->tags);
-		pp_free(v->ctx, v->tags->slots);
+		pp_free(v->ctx, pp_graph_tags__in(v->tags)->slots);
 		pp_free(v->ctx, v->tags);
 		v->tags = NULL;
 	}

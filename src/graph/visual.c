@@ -125,11 +125,12 @@ static uint32_t tag_hash(uint32_t node, uint32_t label, uint32_t name)
 static int tag_slot(struct pp_view *v, struct pp_graph_tags *vt, uint32_t node,
                     uint32_t label, uint32_t name, struct pp_graph_tag **out)
 {
+	struct pp_graph_tags__full *in = pp_graph_tags__in(vt);
 	uint32_t j;
 	int err;
 
-	if ((uint64_t)(vt->ntags + 1) * 2 > vt->nslots) {
-		uint32_t ns = vt->nslots ? vt->nslots * 2 : 256;
+	if ((uint64_t)(vt->ntags + 1) * 2 > in->nslots) {
+		uint32_t ns = in->nslots ? in->nslots * 2 : 256;
 		uint32_t *slots = pp_calloc(v->ctx, ns, sizeof(*slots));
 
 		if (!slots)
@@ -142,28 +143,28 @@ static int tag_slot(struct pp_view *v, struct pp_graph_tags *vt, uint32_t node,
 				j = (j + 1) & (ns - 1);
 			slots[j] = t + 1;
 		}
-		pp_free(v->ctx, vt->slots);
-		vt->slots = slots;
-		vt->nslots = ns;
+		pp_free(v->ctx, in->slots);
+		in->slots = slots;
+		in->nslots = ns;
 	}
-	j = tag_hash(node, label, name) & (vt->nslots - 1);
-	while (vt->slots[j]) {
-		struct pp_graph_tag *t = &vt->tags[vt->slots[j] - 1];
+	j = tag_hash(node, label, name) & (in->nslots - 1);
+	while (in->slots[j]) {
+		struct pp_graph_tag *t = &vt->tags[in->slots[j] - 1];
 
 		if (t->node == node && t->label == label && t->name == name) {
 			*out = t;
 			return 0;
 		}
-		j = (j + 1) & (vt->nslots - 1);
+		j = (j + 1) & (in->nslots - 1);
 	}
-	if ((err = pp_grow(v->ctx, (void **)&vt->tags, &vt->cap,
+	if ((err = pp_grow(v->ctx, (void **)&vt->tags, &in->cap,
 	                   (size_t)vt->ntags + 1, sizeof(*vt->tags))) < 0)
 		return err;
 	memset(&vt->tags[vt->ntags], 0, sizeof(vt->tags[0]));
 	vt->tags[vt->ntags].node = node;
 	vt->tags[vt->ntags].label = label;
 	vt->tags[vt->ntags].name = name;
-	vt->slots[j] = vt->ntags + 1;
+	in->slots[j] = vt->ntags + 1;
 	*out = &vt->tags[vt->ntags++];
 	return 0;
 }
@@ -272,8 +273,10 @@ static int accumulate_tags(struct pp_view *v, const bool *kept,
 	int err = 0;
 
 	vt->ntags = 0;
-	if (vt->nslots)
-		memset(vt->slots, 0, (size_t)vt->nslots * sizeof(*vt->slots));
+	if (pp_graph_tags__in(vt)->nslots)
+		memset(pp_graph_tags__in(vt)->slots, 0,
+		       (size_t)pp_graph_tags__in(vt)->nslots *
+		               sizeof(*pp_graph_tags__in(vt)->slots));
 	seen = pp_calloc(v->ctx, g->nnodes ? g->nnodes : 1, sizeof(*seen));
 	loc_wanted = pp_malloc(v->ctx, p->nlocations ? p->nlocations : 1);
 	if (!seen || !loc_wanted) {
@@ -741,7 +744,8 @@ static int make_visual(struct pp_view *v, const struct pp_trim_opts *o)
 	int err;
 
 	pp_view__release_visual(v);
-	v->tags = pp_calloc(v->ctx, 1, sizeof(*v->tags));
+	/* With the table's private part after it (graph/internal.h). */
+	v->tags = pp_calloc(v->ctx, 1, sizeof(struct pp_graph_tags__full));
 	if (!v->tags)
 		return pp_error(v->ctx, PP_ENOMEM, "out of memory");
 	v->tags->strings = pp_strtab_new(v->ctx);
