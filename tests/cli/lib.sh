@@ -8,6 +8,15 @@ trap 'rm -rf "$TMP"' EXIT
 PASSED=0
 FAILED=0
 
+# poll CMD...: run CMD every 0.1 s until it succeeds, 10 s at most;
+# fails if it never did.
+poll() {
+	for _ in $(seq 100); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
 ok() { PASSED=$((PASSED + 1)); }
 bad() {
 	FAILED=$((FAILED + 1))
@@ -57,10 +66,7 @@ start_server() {
 	"$@" >"$TMP/server.out" 2>"$TMP/server.err" &
 	SERVER=$!
 	trap 'kill $SERVER 2>/dev/null; rm -rf "$TMP"' EXIT
-	for _ in $(seq 100); do
-		grep -q '^listening on ' "$TMP/server.out" && break
-		sleep 0.1
-	done
+	poll grep -q '^listening on ' "$TMP/server.out"
 	LISTEN=$(sed -n 's/^listening on //p' "$TMP/server.out")
 	[ -n "$LISTEN" ]
 }

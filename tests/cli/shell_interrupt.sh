@@ -19,21 +19,11 @@ trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 
 screen() { T capture-pane -p -t t | grep -v '^$'; }
 # wait_for REGEX: until the pane's last lines show it (10 s at most).
-wait_for() {
-	for _ in $(seq 100); do
-		screen | tail -3 | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# wait_on_screen RE: wait up to 10 s for a line anywhere on the screen.
-wait_on_screen() {
-	for _ in $(seq 100); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+last_lines_show() { screen | tail -3 | grep -Eq -- "$1"; }
+wait_for() { poll last_lines_show "$1"; }
+# wait_on_screen REGEX: until a line anywhere on the pane shows it.
+screen_shows() { screen | grep -Eq -- "$1"; }
+wait_on_screen() { poll screen_shows "$1"; }
 # start [PROFILE]: a shell session on PROFILE ($P) in a fresh tmux
 # server; its exit status is written to $TMP/status when it ends.
 start() {
@@ -57,10 +47,7 @@ EOS
 }
 # exit_status WANT WHAT: the session ended with status WANT.
 exit_status() {
-	for _ in $(seq 100); do
-		[ -s "$TMP/status" ] && break
-		sleep 0.1
-	done
+	poll test -s "$TMP/status"
 	if [ "$(cat "$TMP/status" 2>/dev/null)" = "$1" ]; then ok; else
 		bad "$2: exit status '$(cat "$TMP/status" 2>/dev/null)', want $1"
 	fi

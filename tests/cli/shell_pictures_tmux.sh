@@ -93,13 +93,7 @@ for prog in xdg-open mybrowser; do
 	chmod +x "$bin/$prog"
 done
 # opened LINE: the stand-in was run with it (it runs detached: wait).
-opened() {
-	for _ in $(seq 100); do
-		grep -qx -- "$1" "$TMP/opened" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
+opened() { poll grep -qx -- "$1" "$TMP/opened" 2>/dev/null; }
 disp="$TMP/disp"
 start d "$disp" DISPLAY=:99 BROWSER= "PATH=$bin:$PATH"
 T send-keys -t d 'web' Enter

@@ -12,13 +12,8 @@ trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 # screen: the pane's text now.
 screen() { T capture-pane -p -t t; }
 # wait_for REGEX: until the pane shows it (10 s at most).
-wait_for() {
-	for _ in $(seq 100); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+screen_shows() { screen | grep -Eq -- "$1"; }
+wait_for() { poll screen_shows "$1"; }
 
 cd "$TMP" || exit 1
 T -f /dev/null new-session -d -s t -x 150 -y 50 \
