@@ -528,8 +528,9 @@ static int parse_label(struct decoder *d, const uint8_t *data, size_t len,
 	return 0;
 }
 
-/* One varint of a packed field; NULL when malformed. The one- and
- * two-byte cases are almost all location ids and values. */
+/* One varint of a packed field; NULL when malformed. The one- to
+ * four-byte cases are almost all location ids and values (a CPU sample's
+ * nanoseconds, 10 ms and its multiples, take four). */
 static inline const uint8_t *packed_varint(const uint8_t *q, const uint8_t *end,
                                            uint64_t *out)
 {
@@ -547,6 +548,11 @@ static inline const uint8_t *packed_varint(const uint8_t *q, const uint8_t *end,
 		*out = (uint64_t)(q[0] & 0x7f) | (uint64_t)(q[1] & 0x7f) << 7 |
 		       (uint64_t)q[2] << 14;
 		return q + 3;
+	}
+	if (end - q >= 4 && q[3] < 0x80) {
+		*out = (uint64_t)(q[0] & 0x7f) | (uint64_t)(q[1] & 0x7f) << 7 |
+		       (uint64_t)(q[2] & 0x7f) << 14 | (uint64_t)q[3] << 21;
+		return q + 4;
 	}
 	w.p = q;
 	w.end = end;
@@ -1652,6 +1658,25 @@ static bool stream_fields(struct pp_decode_stream *s, const uint8_t *p,
 		const uint8_t *begin = w.p;
 		size_t n;
 
+		/* Most fields are samples in Go's shape: read here, without a
+		 * pp_field or a call to stream_field for each. */
+		if (end - begin >= 3 &&
+		    begin[0] == (F_SAMPLE << 3 | PP_WT_LEN) &&
+		    (begin[1] < 0x80 || begin[2] < 0x80)) {
+			const uint8_t *data = begin + (begin[1] < 0x80 ? 2 : 3);
+			size_t len = begin[1] < 0x80
+			                     ? begin[1]
+			                     : ((size_t)(begin[1] & 0x7f) |
+			                        (size_t)begin[2] << 7);
+
+			if (len <= (size_t)(end - data) &&
+			    s->k.nsamples < UINT32_MAX - 1 &&
+			    stream_sample_packed(s, data, data + len)) {
+				s->seen_sample = true;
+				w.p = data + len;
+				continue;
+			}
+		}
 		if ((r = pp_wire_next(&w, &f)) > 0) {
 			if (!stream_field(s, &f, begin, w.p))
 				return false;
