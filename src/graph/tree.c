@@ -99,6 +99,13 @@ struct builder {
 	double cut_share;
 	int64_t cut_min;
 	bool cutting;
+	/* A part's (two threads, below): its first tasks hang from nodes of
+	 * the main array (parent PP_NONE), taken in stack order. Per such
+	 * task: whether it was built, and the value it adds to its parent
+	 * when too thin to be. */
+	uint32_t roots_taken;
+	unsigned char *root_built;
+	int64_t *root_cut;
 };
 
 /* Reversed: the next frame leaf first. pos walks up from loc_first to
@@ -576,17 +583,25 @@ static int build_top(struct builder *b)
 	b->pending -= tk.b - tk.a;
 	if (b->cutting) {
 		/* Too thin to be built: its value goes to its parent's
-		 * total, which the final sweep completes. */
+		 * total, which the final sweep completes (a part's first
+		 * tasks' parents are in the main array: join_part adds it). */
 		int64_t v = task_value(b, tk.a, tk.b, tk.buf);
 
 		if (v < b->cut_min) {
-			struct pp_tree_node *p = &b->t->nodes[tk.parent];
+			if (tk.parent == PP_NONE) {
+				b->root_cut[b->roots_taken++] = v;
+			} else {
+				struct pp_tree_node *p =
+				        &b->t->nodes[tk.parent];
 
-			p->total = add64(p->total, v);
+				p->total = add64(p->total, v);
+			}
 			b->t->cut = true;
 			return 0;
 		}
 	}
+	if (tk.parent == PP_NONE)
+		b->root_built[b->roots_taken++] = 1;
 	if ((err = new_node(b, tk.parent, tk.key, tk.depth, &n)) < 0)
 		return err;
 	return expand(b, n, tk.depth, tk.a, tk.b, tk.buf);
@@ -679,7 +694,11 @@ static int start_part(struct builder *b, struct part *pt, size_t cut)
 	pt->b.tasks = pp_malloc(t->ctx, cut * sizeof(*pt->b.tasks));
 	pt->b.count = pp_calloc(t->ctx, (size_t)b->nkeys, sizeof(*b->count));
 	pt->b.seen = pp_malloc(t->ctx, (size_t)b->nkeys * sizeof(*b->seen));
-	if (!pt->root_parents || !pt->b.tasks || !pt->b.count || !pt->b.seen)
+	pt->b.roots_taken = 0;
+	pt->b.root_built = pp_calloc(t->ctx, cut, 1);
+	pt->b.root_cut = pp_calloc(t->ctx, cut, sizeof(*pt->b.root_cut));
+	if (!pt->root_parents || !pt->b.tasks || !pt->b.count || !pt->b.seen ||
+	    !pt->b.root_built || !pt->b.root_cut)
 		return pp_error(t->ctx, PP_ENOMEM, "out of memory");
 	/* The part's first nodes hang from nodes of the main array: they
 	 * get PP_NONE, and their parents in the order they are made (the
@@ -734,14 +753,27 @@ static int join_part(struct builder *b, struct part *pt)
 			struct pp_tree_node *n = &t->nodes[base + j];
 
 			*n = pt->t.nodes[j];
-			n->parent = n->parent == PP_NONE ? pt->root_parents[r++]
-			                                 : n->parent + base;
+			if (n->parent == PP_NONE) {
+				/* The next first task that was built. */
+				while (!pt->b.root_built[r])
+					r++;
+				n->parent = pt->root_parents[r++];
+			} else {
+				n->parent += base;
+			}
 		}
 		pp_pages_release(pt->t.nodes + i, k * sizeof(*pt->t.nodes));
 	}
 	t->nnodes += pt->t.nnodes;
 	if (pt->t.max_depth > t->max_depth)
 		t->max_depth = pt->t.max_depth;
+	/* First tasks too thin to be built: their parents' totals. */
+	for (uint32_t i = 0; i < pt->nroots; i++)
+		if (pt->b.root_cut[i])
+			t->nodes[pt->root_parents[i]].total =
+			        add64(t->nodes[pt->root_parents[i]].total,
+			              pt->b.root_cut[i]);
+	t->cut = t->cut || pt->t.cut;
 	return 0;
 }
 
@@ -751,6 +783,8 @@ static void release_part(struct builder *b, struct part *pt)
 	pp_free(b->t->ctx, pt->b.count);
 	pp_free(b->t->ctx, pt->b.seen);
 	pp_free(b->t->ctx, pt->root_parents);
+	pp_free(b->t->ctx, pt->b.root_built);
+	pp_free(b->t->ctx, pt->b.root_cut);
 	pp_free(b->t->ctx, pt->t.nodes);
 }
 
@@ -786,9 +820,10 @@ static int add_samples(struct builder *b)
 		b->cut_min = (int64_t)((double)all * b->cut_share);
 		b->cutting = all > 0 && b->cut_min > 0;
 	}
-	/* The part keeps no base sums: a diff is built on one thread; a cut
-	 * tree is small. */
-	parallel = m >= PARALLEL_MIN_STACKS && !t->has_base && !b->cutting;
+	/* The part keeps no base sums: a diff is built on one thread. A cut
+	 * tree is small, but finding its top still reads the first frames
+	 * of most stacks: two threads too. */
+	parallel = m >= PARALLEL_MIN_STACKS && !t->has_base;
 	if ((err = expand(b, 0, 0, 0, m, 0)) < 0)
 		return err;
 	while (b->ntasks > 0) {

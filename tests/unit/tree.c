@@ -510,7 +510,43 @@ static void test_tree__random_two_threads(void **state)
 /* The cut tree is the whole tree without the subtrees worth less than
  * the share of the root (their values in their parents' totals), node for
  * node; with negative values too (a subtree's sum decides). */
-static void check_cut(int64_t low, double share)
+/* A profile whose 40 root functions carry very different values: the
+ * samples under the first 20 are worth 1000 each, the others 1. */
+static void fx_skewed(struct fixture *fx, uint32_t nsamples, int64_t low)
+{
+	uint32_t roots[40], funcs[12], seed = 11;
+
+	(void)low;
+	fx_init(fx);
+	for (uint32_t i = 0; i < 40; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "root%02u", i);
+		roots[i] = fx_loc(fx, 1, fx_func(fx, name), 1);
+	}
+	for (uint32_t i = 0; i < 12; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "fn%02u", i);
+		funcs[i] = fx_loc(fx, 1, fx_func(fx, name), 2);
+	}
+	for (uint32_t s = 0; s < nsamples; s++) {
+		uint32_t stack[16], n = 2 + lcg(&seed) % 12,
+		                    r = lcg(&seed) % 40;
+		int64_t v = r < 20 ? 1000 : 1;
+		struct pp_label label = {0};
+
+		stack[n - 1] = roots[r]; /* leaf first */
+		for (uint32_t i = 0; i + 1 < n; i++)
+			stack[i] = funcs[lcg(&seed) % 12];
+		assert_int_equal(
+		        pp_profile_add_sample(fx->p, stack, n, &v, &label, 0),
+		        0);
+	}
+}
+
+static void check_cut_of(void (*make)(struct fixture *, uint32_t, int64_t),
+                         uint32_t nsamples, int64_t low, double share)
 {
 	struct fixture fx;
 	struct pp_graph_opts go = {0};
@@ -518,7 +554,7 @@ static void check_cut(int64_t low, double share)
 	uint32_t c = 0, *map;
 	int64_t min;
 
-	fx_random(&fx, 6000, low);
+	make(&fx, nsamples, low);
 	t = fx_tree(&fx, PP_GRAN_FUNCTIONS, false);
 	assert_int_equal(pp_tree_new_cut(&fx.ctx, fx.p, &go, share, &cut), 0);
 	assert_true(t->nodes[0].total > 0);
@@ -553,11 +589,28 @@ static void check_cut(int64_t low, double share)
 	fx_release(&fx, t);
 }
 
+static void check_cut(uint32_t nsamples, int64_t low, double share)
+{
+	check_cut_of(fx_random, nsamples, low, share);
+}
+
 static void test_tree__cut(void **state)
 {
 	(void)state;
-	check_cut(1, 1.0 / 500);
-	check_cut(-3, 1.0 / 200);
+	check_cut(6000, 1, 1.0 / 500);
+	check_cut(6000, -3, 1.0 / 200);
+}
+
+/* Enough distinct stacks for the cut tree to be built on two threads:
+ * the second one's first subtrees hang from the first one's nodes, and
+ * those too thin to be built (fx_skewed's light roots) add their values
+ * to them. */
+static void test_tree__cut_two_threads(void **state)
+{
+	(void)state;
+	check_cut(240000, 1, 1.0 / 2048);
+	check_cut(240000, 1, 1.0 / 20000);
+	check_cut_of(fx_skewed, 240000, 0, 1.0 / 100);
 }
 
 /* Nothing to cut, and a diff is never cut: the whole tree. */
@@ -657,6 +710,7 @@ int main(void)
 	        cmocka_unit_test(test_tree__random_lines),
 	        cmocka_unit_test(test_tree__random_two_threads),
 	        cmocka_unit_test(test_tree__cut),
+	        cmocka_unit_test(test_tree__cut_two_threads),
 	        cmocka_unit_test(test_tree__cut_whole),
 	        cmocka_unit_test(test_tree__allocation_failures),
 	};
