@@ -414,6 +414,51 @@ static uint64_t sample_hash(const struct builder *b, uint32_t s)
 	return (h & ~((uint64_t)1 << 32)) | (uint64_t)base << 32;
 }
 
+/* Samples from which the stacks' hashes are computed on two threads. */
+#define PARALLEL_MIN_SAMPLES 200000
+
+/* sample_hash of samples [first, last), into hashes. */
+struct hash_range {
+	const struct builder *b;
+	uint64_t *hashes;
+	uint32_t first, last;
+};
+
+static void *hash_run(void *arg)
+{
+	struct hash_range *r = arg;
+
+	for (uint32_t s = r->first; s < r->last; s++)
+		r->hashes[s] = sample_hash(r->b, s);
+	return NULL;
+}
+
+/* Every sample's stack hash, the second half by a second thread: reading
+ * every location of every sample is most of finding the distinct stacks.
+ * NULL when the profile is small or the memory is not there (the caller
+ * then hashes as it goes). */
+static uint64_t *hash_samples(const struct builder *b)
+{
+	uint32_t n = b->p->nsamples;
+	struct hash_range lo, hi;
+	pthread_t helper;
+	uint64_t *hashes;
+
+	if (n < PARALLEL_MIN_SAMPLES ||
+	    !(hashes = pp_malloc(b->t->ctx, (size_t)n * sizeof(*hashes))))
+		return NULL;
+	lo = (struct hash_range){b, hashes, 0, n / 2};
+	hi = (struct hash_range){b, hashes, n / 2, n};
+	if (pthread_create(&helper, NULL, hash_run, &hi) == 0) {
+		hash_run(&lo);
+		pthread_join(helper, NULL);
+	} else {
+		hash_run(&lo);
+		hash_run(&hi);
+	}
+	return hashes;
+}
+
 /* About how many frames nlocs locations hold: as many as the profile's
  * locations hold on average. */
 static uint64_t guess_frames(const struct builder *b, uint64_t nlocs)
@@ -438,7 +483,7 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
 	struct pp_tree *t = b->t;
 	const struct pp_profile *p = b->p;
 	struct stack_slot *slots = NULL;
-	uint64_t ahead[2 * AHEAD], all = 0;
+	uint64_t ahead[2 * AHEAD], all = 0, *hashes = NULL;
 	size_t nslots = 16, mask, j, bytes;
 	uint32_t m = 0, n = p->nsamples;
 	int err = 0;
@@ -463,8 +508,9 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
 		goto done;
 	}
 	memset(slots, 0, nslots * sizeof(*slots));
+	hashes = hash_samples(b);
 	for (uint32_t s = 0; s < 2 * AHEAD && s < n; s++) {
-		ahead[s] = sample_hash(b, s);
+		ahead[s] = hashes ? hashes[s] : sample_hash(b, s);
 		PREFETCH(&slots[(size_t)ahead[s] & mask]);
 	}
 	for (uint32_t s = 0; s < n; s++) {
@@ -477,7 +523,8 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
 		if ((err = pp_interrupt_poll(t->ctx, s)) < 0)
 			goto done;
 		if (s + 2 * AHEAD < n) {
-			uint64_t h2 = sample_hash(b, s + 2 * AHEAD);
+			uint64_t h2 = hashes ? hashes[s + 2 * AHEAD]
+			                     : sample_hash(b, s + 2 * AHEAD);
 
 			ahead[s % (2 * AHEAD)] = h2;
 			PREFETCH(&slots[(size_t)h2 & mask]);
@@ -529,6 +576,7 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
 	pp_pages_release(b->tmp + m + 1,
 	                 bytes - ((size_t)m + 1) * sizeof(*b->tmp));
 done:
+	pp_free(t->ctx, hashes);
 	pp_free(t->ctx, slots);
 	return err;
 }

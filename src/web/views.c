@@ -184,7 +184,7 @@ void pp_web_views_warm(struct pp_web_views *v)
 {
 	struct pp_report *r;
 	char err[1100];
-	size_t errlen;
+	size_t errlen = 0;
 	int status;
 
 	if ((r = report_for(v, warm_param, NULL, true, err, sizeof(err),
@@ -196,7 +196,7 @@ void pp_web_views_warm_whole(struct pp_web_views *v)
 {
 	struct pp_report *r;
 	char err[1100];
-	size_t errlen;
+	size_t errlen = 0;
 	int status;
 
 	if ((r = report_for(v, warm_param, NULL, true, err, sizeof(err),
@@ -270,7 +270,7 @@ int pp_web_views_answer(struct pp_web_views *v, const char *what,
 {
 	struct pp_report *r;
 	char err[1100];
-	size_t errlen;
+	size_t errlen = 0;
 	FILE *f;
 	int rc = 0, status;
 
