@@ -74,7 +74,13 @@ size=$(curl -s "$url/api/flame?width=1200" | wc -c)
 # requests left it.
 for p in "/api/top?si=samples" "/ui/flamegraph" "/static/app.js"; do get "$p" >/dev/null; done
 hwm_before=$(awk '/VmHWM/ { print $2 }' /proc/$pid/status)
-load=$(wrk -t2 -c50 -d10s --timeout 10s -s "$BENCH/web-load.lua" "$url" 2>&1)
+# wrk (Debian's package wrk) is the bench's own need, not the tests':
+# without it the load rows say so.
+if command -v wrk >/dev/null; then
+	load=$(wrk -t2 -c50 -d10s --timeout 10s -s "$BENCH/web-load.lua" "$url" 2>&1)
+else
+	load="skipped: wrk is not installed (apt-get install wrk)"
+fi
 hwm_after=$(awk '/VmHWM/ { print $2 }' /proc/$pid/status)
 kill -INT $pid
 wait $pid || true
@@ -84,6 +90,11 @@ reqs=$(echo "$load" | awk '/requests in/ { print $1 }')
 rps=$(echo "$load" | awk '/Requests\/sec/ { print $2 }')
 errs=$(echo "$load" | awk '/Socket errors|Non-2xx/ { print }' | tr '\n' ' ')
 lat=$(echo "$load" | awk '$1 == "Latency" { print $2 " mean, " $4 " max" }')
+if [ -n "$reqs" ]; then
+	load_line="${load_line}"
+else
+	load_line="$load"
+fi
 
 cat <<REPORT
 ### Web UI: $(basename "$PROFILE") ($(numfmt --to=iec "$raw") raw), $(date -u +%F)
@@ -115,7 +126,7 @@ The flame answer at width 1200 is $(numfmt --to=iec "$size") of JSON.
 
 Load (wrk -t2 -c50 -d10s, bench/web-load.lua rotating flame, top, zoom,
 refine, sample type, page and script, each requested once before):
-${reqs} requests, ${rps}/s, latency ${lat}; errors: ${errs:-none}.
+${load_line}
 
 Commands: \`bash bench/web.sh $*\` (cold top: \`pprof-c top PROFILE\`; first
 page: \`node bench/web-first.mjs pprof-c -http=:0 -no_browser PROFILE\` and
