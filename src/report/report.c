@@ -470,38 +470,34 @@ void pp_report__print_labels(const struct pp_report *r, FILE *out)
 	pp_report__print_dropped(r, false, out);
 }
 
+/* "Dropped N nodes (cum <= V)": n of what, below fraction of the total. */
+static void print_dropped_line(const struct pp_report *r, uint32_t n,
+                               const char *what, const char *measure,
+                               double fraction, FILE *out)
+{
+	struct pp_report__val v;
+
+	pp_report__format(
+	        r, pp_go_abs64(pp_go_int64((double)r->total * fraction)), &v);
+	fprintf(out, "Dropped %u %s%s (%s <= ", n, what, n > 1 ? "s" : "",
+	        measure);
+	pp_report__put_val(out, &v);
+	fputs(")\n", out);
+}
+
 void pp_report__print_dropped(const struct pp_report *r, bool edges, FILE *out)
 {
-	struct pp_report__val a;
+	const struct pp_view *v = &r->agg->view;
 
 	if (r->total == 0)
 		return;
-	if (r->agg->view.dropped_nodes > 0) {
-		pp_report__format(r,
-		                  pp_go_abs64(pp_go_int64(
-		                          (double)r->total *
-		                          pp_report__nodefraction(&r->opts))),
-		                  &a);
-		fprintf(out, "Dropped %u node%s (cum <= ",
-		        r->agg->view.dropped_nodes,
-		        r->agg->view.dropped_nodes > 1 ? "s" : "");
-		pp_report__put_val(out, &a);
-		fputs(")\n", out);
-	}
-	if (edges && r->agg->view.dropped_edges > 0) {
-		pp_report__format(r,
-		                  pp_go_abs64(pp_go_int64(
-		                          (double)r->total *
-		                          pp_report__edgefraction(&r->opts))),
-		                  &a);
-		fprintf(out, "Dropped %u edge%s (freq <= ",
-		        r->agg->view.dropped_edges,
-		        r->agg->view.dropped_edges > 1 ? "s" : "");
-		pp_report__put_val(out, &a);
-		fputs(")\n", out);
-	}
-	if (r->agg->view.norder > 0 &&
-	    r->agg->view.norder < r->agg->view.orig_count)
-		fprintf(out, "Showing top %u nodes out of %u\n",
-		        r->agg->view.norder, r->agg->view.orig_count);
+	if (v->dropped_nodes > 0)
+		print_dropped_line(r, v->dropped_nodes, "node", "cum",
+		                   pp_report__nodefraction(&r->opts), out);
+	if (edges && v->dropped_edges > 0)
+		print_dropped_line(r, v->dropped_edges, "edge", "freq",
+		                   pp_report__edgefraction(&r->opts), out);
+	if (v->norder > 0 && v->norder < v->orig_count)
+		fprintf(out, "Showing top %u nodes out of %u\n", v->norder,
+		        v->orig_count);
 }
