@@ -255,10 +255,10 @@ int pp_profile_label_frames(struct pp_ctx *ctx, const struct pp_profile *in,
 			                     &extra[leaf.n - 1 - i])) < 0)
 				goto done;
 		}
-		/* Leaf first: the last leaf key innermost, the first root
-		 * key outermost. */
+		/* Leaf first: the last leaf key innermost (extra's first
+		 * entry), the first root key outermost. */
 		for (size_t i = 0; i < leaf.n; i++)
-			stacks[nstack++] = extra[leaf.n - 1 - i];
+			stacks[nstack++] = extra[i];
 		memcpy(stacks + nstack, p->sample_locs + smp->loc_first,
 		       smp->loc_count * sizeof(*stacks));
 		nstack += smp->loc_count;
