@@ -492,6 +492,15 @@ static int walk_locations(struct decoder *d)
 	return err;
 }
 
+/* pprof keeps a label with a string, or a number or unit: one with none
+ * of the three (all zero on the wire) is no label at all. */
+static inline bool label_kept(int64_t str, int64_t num, int64_t unit)
+{
+	return str != 0 || num != 0 || unit != 0;
+}
+
+/* One label of a sample into out: 1 when it is kept (label_kept), 0 when
+ * dropped, or an error. */
 static int parse_label(struct decoder *d, const uint8_t *data, size_t len,
                        struct pp_label *out)
 {
@@ -525,7 +534,7 @@ static int parse_label(struct decoder *d, const uint8_t *data, size_t len,
 	    (err = str_of(d, str, &out->str)) < 0 ||
 	    (err = str_of(d, unit, &out->num_unit)) < 0)
 		return err;
-	return 0;
+	return label_kept(str, out->num, unit);
 }
 
 /* One varint of a packed field; NULL when malformed. The one- to
@@ -669,7 +678,8 @@ static int add_sample(struct decoder *d, struct sample_sink *k,
 			    (err = parse_label(d, f.data, f.len,
 			                       &k->labels[k->nlabels])) < 0)
 				return err;
-			k->nlabels++;
+			if (err > 0)
+				k->nlabels++;
 			break;
 		}
 	}
@@ -1401,6 +1411,8 @@ static bool stream_label(struct pp_decode_stream *s, const uint8_t *data,
 		if ((uint64_t)idx[i] > s->max_str)
 			s->max_str = (uint64_t)idx[i];
 	}
+	if (!label_kept(idx[1], idx[2], idx[3]))
+		return true;
 	l = &k->labels[k->nlabels++];
 	l->key = (pp_str)idx[0];
 	l->str = (pp_str)idx[1];

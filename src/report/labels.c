@@ -20,11 +20,12 @@ static int cmp_line(const void *a, const void *b)
 	return pp_bytes_cmp(x->s, x->n, y->s, y->n);
 }
 
-/* Go's decoder keeps a numeric label only when its value is not zero, and
- * a label is string-valued when its string is set. */
+/* A label is string-valued when its string is set, else numeric (the
+ * decoder dropped those with neither a number nor a unit, as Go's does:
+ * a number 0 with a unit is a label). */
 static bool is_kind(const struct pp_label *l, bool numeric)
 {
-	return numeric ? (l->str == 0 && l->num != 0) : l->str != 0;
+	return numeric ? l->str == 0 : l->str != 0;
 }
 
 /* Is l the first label of its key and kind in the sample? */

@@ -266,7 +266,9 @@ static int tags_report(struct pp_report *r, bool json, FILE *out)
 				        pp_profile_strn(p, l->str, &vl);
 
 				err = add(&t, key, kl, sv, vl, v);
-			} else if (l->num != 0) {
+			} else {
+				/* Numeric, 0 with a unit too: the decoder
+				 * dropped labels with neither. */
 				err = add_num(r, &t, &val, key, kl, l, v);
 			}
 		}
