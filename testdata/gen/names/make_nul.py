@@ -118,6 +118,37 @@ def packed(num, values):
     return field_bytes(num, b"".join(varint(v) for v in values))
 
 
+class Strings:
+    """A profile's string table: s(b) is b's index, added when new."""
+
+    def __init__(self):
+        self.table = [b""]
+
+    def __call__(self, b):
+        if b not in self.table:
+            self.table.append(b)
+        return self.table.index(b)
+
+    def encode(self):
+        return b"".join(field_bytes(6, b) for b in self.table)
+
+
+def mapping(s, file):
+    """The main mapping, [0x400000, 0x500000) of file, symbolized."""
+    return field_bytes(3, field_varint(1, 1) + field_varint(2, 0x400000) +
+                       field_varint(3, 0x500000) + field_varint(5, s(file)) +
+                       field_varint(7, 1) + field_varint(8, 1) +
+                       field_varint(9, 1))
+
+
+def location(i):
+    """Location i + 1: one line of function i + 1, at line 10 + i."""
+    line = field_varint(1, i + 1) + field_varint(2, 10 + i)
+    return field_bytes(4, field_varint(1, i + 1) + field_varint(2, 1) +
+                       field_varint(3, 0x401000 + 16 * i) +
+                       field_bytes(4, line))
+
+
 def main():
     args = sys.argv[1:]
     mode = args[0] if args and args[0] in ("--types", "--units",
@@ -132,13 +163,7 @@ def main():
                   for i, (_, _, value) in enumerate(COLOR_FUNCS) if i]
     default = "testdata/names/nul%s.pb.gz" % mode.replace("--", "_")
     out = args[0] if args else default
-    strings = [b""]
-
-    def s(b):
-        if b not in strings:
-            strings.append(b)
-        return strings.index(b)
-
+    s = Strings()
     prof = bytearray()
     if types:
         st = field_varint(1, s(b"samp\x00les")) + field_varint(2, s(b"count"))
@@ -173,16 +198,9 @@ def main():
             smp += field_bytes(3, field_varint(1, s(b"n\x00um")) +
                                field_varint(3, num))
         prof += field_bytes(2, smp)
-    mapping = (field_varint(1, 1) + field_varint(2, 0x400000) +
-               field_varint(3, 0x500000) +
-               field_varint(5, s(b"/bin/pr\x00og\xff")) +
-               field_varint(7, 1) + field_varint(8, 1) + field_varint(9, 1))
-    prof += field_bytes(3, mapping)
+    prof += mapping(s, b"/bin/pr\x00og\xff")
     for i in range(len(funcs)):
-        line = field_varint(1, i + 1) + field_varint(2, 10 + i)
-        prof += field_bytes(4, field_varint(1, i + 1) + field_varint(2, 1) +
-                            field_varint(3, 0x401000 + 16 * i) +
-                            field_bytes(4, line))
+        prof += location(i)
     for i, (name, filename, *sysname) in enumerate(funcs):
         fn = field_varint(1, i + 1) + field_varint(2, s(name))
         if sysname:
@@ -196,8 +214,7 @@ def main():
     if types:
         prof += field_varint(7, s(b"a\x00x|\x00lead"))
         prof += field_varint(14, s(b"samp\x00les"))
-    for b in strings:
-        prof += field_bytes(6, b)
+    prof += s.encode()
     with open(out, "wb") as f:
         f.write(gzip.compress(bytes(prof), mtime=0))
 

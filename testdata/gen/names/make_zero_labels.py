@@ -8,7 +8,8 @@ usage: make_zero_labels.py [OUT]   (default testdata/names/zero_labels.pb.gz)
 import gzip
 import sys
 
-from make_nul import field_bytes, field_varint, packed
+from make_nul import Strings, field_bytes, field_varint, location, \
+    mapping, packed
 
 # Per sample: its labels as (key, string or None, number, unit or None).
 SAMPLES = [
@@ -23,13 +24,7 @@ SAMPLES = [
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else \
         "testdata/names/zero_labels.pb.gz"
-    strings = [b""]
-
-    def s(b):
-        if b not in strings:
-            strings.append(b)
-        return strings.index(b)
-
+    s = Strings()
     prof = bytearray()
     prof += field_bytes(1, field_varint(1, s(b"samples")) +
                         field_varint(2, s(b"count")))
@@ -45,20 +40,13 @@ def main():
                 label += field_varint(4, s(unit.encode()))
             smp += field_bytes(3, label)
         prof += field_bytes(2, smp)
-    mapping = (field_varint(1, 1) + field_varint(2, 0x400000) +
-               field_varint(3, 0x500000) + field_varint(5, s(b"/bin/zero")) +
-               field_varint(7, 1) + field_varint(8, 1) + field_varint(9, 1))
-    prof += field_bytes(3, mapping)
+    prof += mapping(s, b"/bin/zero")
     for i, name in enumerate([b"leaf1", b"leaf2", b"main"]):
-        line = field_varint(1, i + 1) + field_varint(2, 10 + i)
-        prof += field_bytes(4, field_varint(1, i + 1) + field_varint(2, 1) +
-                            field_varint(3, 0x401000 + 16 * i) +
-                            field_bytes(4, line))
+        prof += location(i)
         prof += field_bytes(5, field_varint(1, i + 1) +
                             field_varint(2, s(name)) +
                             field_varint(4, s(b"zero.c")))
-    for b in strings:
-        prof += field_bytes(6, b)
+    prof += s.encode()
     with open(out, "wb") as f:
         f.write(gzip.compress(bytes(prof), mtime=0))
 
