@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "pprof/error.h"
 #include "pprof/strtab.h"
@@ -90,8 +91,14 @@ struct pp_profile {
 
 	struct pp_sample *samples;
 	uint32_t nsamples;
-	uint32_t *sample_locs; /* location indices of all samples */
+	/* Location indices of all samples, loc_bytes each: 2 while every
+	 * index fits in 16 bits (a profile of at most 65,536 locations, as
+	 * most are: this is the model's biggest array, halved), else 4. Read
+	 * through pp_profile_loc and the helpers below, never as an array
+	 * of one type. */
+	void *sample_locs;
 	size_t nsample_locs;
+	uint8_t loc_bytes;
 	int64_t *values; /* nsamples * nsample_types, sample-major */
 	struct pp_label *labels;
 	size_t nlabels;
@@ -147,6 +154,63 @@ pp_profile_sample_values(const struct pp_profile *p, uint32_t sample)
 	return p->values + (size_t)sample * p->nsample_types;
 }
 
+/* Location index i of sample_locs. */
+static inline uint32_t pp_profile_loc(const struct pp_profile *p, size_t i)
+{
+	if (p->loc_bytes == 2)
+		return ((const uint16_t *)p->sample_locs)[i];
+	return ((const uint32_t *)p->sample_locs)[i];
+}
+
+/* Location k of sample s's stack, 0 the leaf. */
+static inline uint32_t pp_sample_loc(const struct pp_profile *p,
+                                     const struct pp_sample *s, uint32_t k)
+{
+	return pp_profile_loc(p, (size_t)s->loc_first + k);
+}
+
+/* A sample's stack as it is stored: index i with pp_locs_at. */
+struct pp_locs {
+	const void *at;
+	uint8_t bytes;
+};
+
+static inline struct pp_locs pp_sample_locs(const struct pp_profile *p,
+                                            const struct pp_sample *s)
+{
+	struct pp_locs l = {(const char *)p->sample_locs +
+	                            (size_t)s->loc_first * p->loc_bytes,
+	                    p->loc_bytes};
+
+	return l;
+}
+
+static inline uint32_t pp_locs_at(struct pp_locs l, size_t i)
+{
+	if (l.bytes == 2)
+		return ((const uint16_t *)l.at)[i];
+	return ((const uint32_t *)l.at)[i];
+}
+
+/* Sample s's stack into out (room for s->loc_count), leaf first. */
+void pp_sample_stack(const struct pp_profile *p, const struct pp_sample *s,
+                     uint32_t *out);
+
+/* Whether the count locations from sample_locs index a and from index b
+ * are the same. */
+static inline bool pp_profile_locs_equal(const struct pp_profile *p, size_t a,
+                                         size_t b, uint32_t count)
+{
+	const char *base = (const char *)p->sample_locs;
+
+	return memcmp(base + a * p->loc_bytes, base + b * p->loc_bytes,
+	              (size_t)count * p->loc_bytes) == 0;
+}
+
+/* Whether sample s's stack is the n locations at locs, leaf first. */
+bool pp_sample_stack_is(const struct pp_profile *p, const struct pp_sample *s,
+                        const uint32_t *locs, size_t n);
+
 /*
  * Builders, used by every reader (profile.proto, legacy formats) and by
  * transforms. Each returns the new record's index through *out (when out is
@@ -186,13 +250,21 @@ int pp_profile_reserve(struct pp_profile *p, size_t nsamples, size_t nframes,
 int pp_profile_reserve_lines(struct pp_profile *p, size_t nlines);
 
 /*
- * Replace p's stack frames (sample_locs) by the n at locs, which p takes
- * over: allocated through p's ctx, room for at least n, and at least one
- * (every array of a profile is allocated). The old ones are freed; the
- * samples' loc_first and loc_count are the caller's to keep right. For
- * transforms that rewrite every stack in one pass (label frames).
+ * Replace p's stack frames (sample_locs) by the n 32-bit indices at locs,
+ * which p takes over: allocated through p's ctx, room for at least n, and
+ * at least one (every array of a profile is allocated). The old ones are
+ * freed; the samples' loc_first and loc_count are the caller's to keep
+ * right. For transforms that rewrite every stack in one pass (label
+ * frames). They are narrowed as pp_profile_narrow_locs does.
  */
 void pp_profile_set_sample_locs(struct pp_profile *p, uint32_t *locs, size_t n);
+
+/*
+ * Store the location indices in 16 bits each when every one fits (p has
+ * at most 65,536 locations): for code that filled them 32 bits wide. The
+ * half of the array this frees goes back to the system.
+ */
+void pp_profile_narrow_locs(struct pp_profile *p);
 
 /*
  * What pprof's driver does to each profile it reads, before merging and

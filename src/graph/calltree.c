@@ -127,7 +127,7 @@ int pp_graph__call_tree(struct pp_graph *g)
 	for (uint32_t si = 0; si < p->nsamples; si++) {
 		const struct pp_sample *smp = &p->samples[si];
 		const int64_t *vals = pp_profile_sample_values(p, si);
-		const uint32_t *locs = p->sample_locs + smp->loc_first;
+		const struct pp_locs locs = pp_sample_locs(p, smp);
 		int64_t w = vals[g->opts.sample_index];
 		int64_t dw = g->opts.mean ? vals[0] : 0;
 		uint32_t parent = PP_NONE;
@@ -139,7 +139,8 @@ int pp_graph__call_tree(struct pp_graph *g)
 			continue;
 		/* From the root: each location's outermost line first. */
 		for (uint32_t i = smp->loc_count; i-- > 0;) {
-			uint32_t l = locs[i], first = g->loc_node_first[l];
+			uint32_t l = pp_locs_at(locs, i),
+			         first = g->loc_node_first[l];
 			uint32_t last = g->loc_node_first[l + 1];
 
 			for (uint32_t k = last; k-- > first;) {

@@ -320,7 +320,7 @@ static inline void value_pass_samples(struct value_pass *vp, bool mean)
 	for (uint32_t s = vp->first, last = vp->last; s < last; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *vals = p->values + (size_t)s * nt;
-		const uint32_t *locs = p->sample_locs + smp->loc_first;
+		const struct pp_locs locs = pp_sample_locs(p, smp);
 		uint32_t count = smp->loc_count, leaf;
 		int64_t w = vals[si], dw = mean ? vals[0] : 0;
 
@@ -333,7 +333,7 @@ static inline void value_pass_samples(struct value_pass *vp, bool mean)
 			stamp = 1;
 		}
 		for (uint32_t i = 0; i < count; i++) {
-			uint32_t l = locs[i], n = one[l];
+			uint32_t l = pp_locs_at(locs, i), n = one[l];
 
 			if (n != PP_NONE) {
 				value_pass_cum(sums, stamps, stamp, n, w, dw,
@@ -346,7 +346,7 @@ static inline void value_pass_samples(struct value_pass *vp, bool mean)
 				               dw, mean);
 		}
 		/* The leaf is the innermost line of the first location. */
-		leaf = ln[lnf[locs[0]]];
+		leaf = ln[lnf[pp_locs_at(locs, 0)]];
 		sums[4 * (size_t)leaf] += w;
 		if (mean)
 			sums[4 * (size_t)leaf + 1] += dw;
@@ -481,7 +481,7 @@ int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *vals = p->values + (size_t)s * nt;
-		const uint32_t *locs = p->sample_locs + smp->loc_first;
+		const struct pp_locs locs = pp_sample_locs(p, smp);
 		int64_t w = vals[si], dw = g->opts.mean ? vals[0] : 0;
 		uint32_t parent = PP_NONE;
 		bool residual = false;
@@ -494,7 +494,7 @@ int pp_graph_accumulate(struct pp_graph *g, const bool *kept,
 			continue;
 		next_stamp(g);
 		for (uint32_t i = smp->loc_count; i-- > 0;) {
-			uint32_t l = locs[i];
+			uint32_t l = pp_locs_at(locs, i);
 			uint32_t first = g->loc_node_first[l];
 			uint32_t cnt = g->loc_node_first[l + 1] - first;
 

@@ -119,15 +119,15 @@ struct walk_state {
 };
 
 /*
- * Frames locs[from] down to locs[to] (from >= to: root to leaf) of sample
+ * Frames from down to to of locs (from >= to: root to leaf) of sample
  * stamp - 1, whose weights are w and dw; 0, or PP_ENOMEM. The pass's
  * tables are read through locals: the compiler cannot tell that the
  * stores to the edges and memos leave ep alone, and would load ep's
  * fields again for every frame (a third of the walk's instructions).
  */
-static inline int walk(struct edge_pass *ep, const uint32_t *locs,
-                       uint32_t from, uint32_t to, int64_t w, int64_t dw,
-                       uint32_t stamp, struct walk_state *st)
+static inline int walk(struct edge_pass *ep, struct pp_locs locs, uint32_t from,
+                       uint32_t to, int64_t w, int64_t dw, uint32_t stamp,
+                       struct walk_state *st)
 {
 	const uint32_t *lnf = ep->g->loc_node_first, *ln = ep->g->loc_nodes;
 	const unsigned char *loc_kept = ep->loc_kept, *roles = ep->role;
@@ -135,9 +135,8 @@ static inline int walk(struct edge_pass *ep, const uint32_t *locs,
 	uint32_t parent = st->parent;
 	bool residual = st->residual;
 
-	for (const uint32_t *q = locs + from + 1, *stop = locs + to;
-	     q != stop;) {
-		uint32_t l = *--q, cnt, n;
+	for (uint32_t i = from + 1; i != to;) {
+		uint32_t l = pp_locs_at(locs, --i), cnt, n;
 		unsigned char kept = loc_kept[l];
 
 		/* Most frames: one line, kept, no target. */
@@ -196,31 +195,33 @@ static inline int walk(struct edge_pass *ep, const uint32_t *locs,
  * or n when none does: a scan four frames at a time, since most samples of
  * a view with few targets hold none and are skipped whole. */
 static uint32_t first_target(const unsigned char *has_target,
-                             const uint32_t *locs, uint32_t n)
+                             struct pp_locs locs, uint32_t n)
 {
-	const uint32_t *q = locs, *last;
+	uint32_t i, last;
 
 	if (n < 4) {
-		for (uint32_t i = 0; i < n; i++)
-			if (has_target[locs[i]])
+		for (i = 0; i < n; i++)
+			if (has_target[pp_locs_at(locs, i)])
 				return i;
 		return n;
 	}
 	/* The last block of four ends at the sample's root, overlapping the
 	 * one before: no frame-by-frame tail. */
-	last = locs + n - 4;
-	for (;; q += 4) {
-		if (q > last)
-			q = last;
-		if (has_target[q[0]] | has_target[q[1]] | has_target[q[2]] |
-		    has_target[q[3]])
+	last = n - 4;
+	for (i = 0;; i += 4) {
+		if (i > last)
+			i = last;
+		if (has_target[pp_locs_at(locs, i)] |
+		    has_target[pp_locs_at(locs, i + 1)] |
+		    has_target[pp_locs_at(locs, i + 2)] |
+		    has_target[pp_locs_at(locs, i + 3)])
 			break;
-		if (q == last)
+		if (i == last)
 			return n;
 	}
-	while (!has_target[*q])
-		q++;
-	return (uint32_t)(q - locs);
+	while (!has_target[pp_locs_at(locs, i)])
+		i++;
+	return i;
 }
 
 /* Only edges into targets: a sample without one is passed over, and of the
@@ -238,7 +239,7 @@ static void *target_pass_run(struct edge_pass *ep)
 	for (uint32_t s = ep->first; s < ep->last; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *vals = p->values + (size_t)s * nt;
-		const uint32_t *locs = p->sample_locs + smp->loc_first;
+		const struct pp_locs locs = pp_sample_locs(p, smp);
 		int64_t w, dw;
 		struct walk_state st = {PP_NONE, false};
 		uint32_t lo, hi, from;
@@ -254,8 +255,8 @@ static void *target_pass_run(struct edge_pass *ep)
 		 * frame nearest above it, if any. */
 		hi = smp->loc_count - 1;
 		from = PP_NONE;
-		while (!ep->has_target[locs[hi]]) {
-			if (ep->loc_kept[locs[hi]] != NODE_DROPPED)
+		while (!ep->has_target[pp_locs_at(locs, hi)]) {
+			if (ep->loc_kept[pp_locs_at(locs, hi)] != NODE_DROPPED)
 				from = hi;
 			hi--;
 		}
@@ -287,7 +288,7 @@ static void *edge_pass_run(void *arg)
 	for (uint32_t s = ep->first; s < ep->last; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *vals = p->values + (size_t)s * nt;
-		const uint32_t *locs = p->sample_locs + smp->loc_first;
+		const struct pp_locs locs = pp_sample_locs(p, smp);
 		int64_t w = vals[si], dw = mean ? vals[0] : 0;
 		struct walk_state st = {PP_NONE, false};
 

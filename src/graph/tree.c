@@ -48,6 +48,12 @@ static int64_t add64(int64_t a, int64_t b)
 	return (int64_t)((uint64_t)a + (uint64_t)b);
 }
 
+/* Where location index i of p's sample_locs is, to prefetch it. */
+static inline const void *loc_address(const struct pp_profile *p, size_t i)
+{
+	return (const char *)p->sample_locs + i * p->loc_bytes;
+}
+
 /* One distinct stack on its way down the tree. */
 struct cursor {
 	uint32_t stack; /* index into builder.weight / builder.base */
@@ -117,10 +123,10 @@ static uint32_t next_key_reversed(const struct builder *b, struct cursor *c)
 	if (c->line == 0) {
 		if (c->pos == c->stop)
 			return c->key = 0;
-		l = b->p->sample_locs[c->pos++];
+		l = pp_profile_loc(b->p, c->pos++);
 		c->line = b->lnf[l + 1] - b->lnf[l];
 	} else {
-		l = b->p->sample_locs[c->pos - 1];
+		l = pp_profile_loc(b->p, c->pos - 1);
 	}
 	n = b->lnf[l + 1] - b->lnf[l];
 	c->line--;
@@ -137,10 +143,10 @@ static uint32_t next_key(const struct builder *b, struct cursor *c)
 	if (c->line == 0) {
 		if (c->pos == c->stop)
 			return c->key = 0;
-		l = b->p->sample_locs[--c->pos];
+		l = pp_profile_loc(b->p, --c->pos);
 		c->line = b->lnf[l + 1] - b->lnf[l];
 	} else {
-		l = b->p->sample_locs[c->pos];
+		l = pp_profile_loc(b->p, c->pos);
 	}
 	/* A location's frames are innermost first: the caller is last. */
 	c->line--;
@@ -342,8 +348,8 @@ static int expand(struct builder *b, uint32_t n, uint32_t depth, uint32_t a,
 
 			if (i + AHEAD < e && cur[i + AHEAD].line == 0 &&
 			    cur[i + AHEAD].pos > 0)
-				PREFETCH(&b->p->sample_locs[cur[i + AHEAD].pos -
-				                            1]);
+				PREFETCH(loc_address(b->p,
+				                     cur[i + AHEAD].pos - 1));
 			k = next_key(b, &cur[i]);
 			/* An ended stack's value is read soon, from far. */
 			if (k == 0)
@@ -389,12 +395,12 @@ static int expand(struct builder *b, uint32_t n, uint32_t depth, uint32_t a,
 	}
 }
 
-static uint64_t stack_hash(const uint32_t *locs, uint32_t n, bool base)
+static uint64_t stack_hash(struct pp_locs locs, uint32_t n, bool base)
 {
 	uint64_t h = n * 0x9E3779B97F4A7C15ull + base;
 
 	for (uint32_t i = 0; i < n; i++)
-		h = (h ^ locs[i]) * 0xff51afd7ed558ccdull;
+		h = (h ^ pp_locs_at(locs, i)) * 0xff51afd7ed558ccdull;
 	return h ^ h >> 29;
 }
 
@@ -408,8 +414,8 @@ static uint64_t sample_hash(const struct builder *b, uint32_t s)
 {
 	const struct pp_sample *smp = &b->p->samples[s];
 	bool base = pp_sample_is_base(b->p, s, b->base_mark);
-	uint64_t h = stack_hash(b->p->sample_locs + smp->loc_first,
-	                        smp->loc_count, base);
+	uint64_t h =
+	        stack_hash(pp_sample_locs(b->p, smp), smp->loc_count, base);
 
 	return (h & ~((uint64_t)1 << 32)) | (uint64_t)base << 32;
 }
@@ -515,7 +521,6 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
 	}
 	for (uint32_t s = 0; s < n; s++) {
 		const struct pp_sample *smp = &p->samples[s];
-		const uint32_t *locs = p->sample_locs + smp->loc_first;
 		int64_t w = pp_profile_sample_values(p, s)[b->si];
 		uint64_t h = ahead[s % (2 * AHEAD)];
 		uint32_t tag = (uint32_t)(h >> 32);
@@ -534,15 +539,16 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
 			const struct stack_slot *sl = &slots[(size_t)h1 & mask];
 
 			if (sl->stack && sl->tag == (uint32_t)(h1 >> 32))
-				PREFETCH(&p->sample_locs[sl->first]);
+				PREFETCH(loc_address(p, sl->first));
 		}
 		if (w == 0)
 			continue;
 		for (j = (size_t)h & mask; slots[j].stack; j = (j + 1) & mask)
 			if (slots[j].tag == tag &&
 			    slots[j].count == smp->loc_count &&
-			    memcmp(p->sample_locs + slots[j].first, locs,
-			           (size_t)smp->loc_count * sizeof(*locs)) == 0)
+			    pp_profile_locs_equal(p, slots[j].first,
+			                          smp->loc_first,
+			                          smp->loc_count))
 				break;
 		if (slots[j].stack) {
 			uint32_t k = slots[j].stack - 1;

@@ -293,7 +293,7 @@ static int accumulate_tags(struct pp_view *v, const bool *kept,
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *vals = pp_profile_sample_values(p, s);
-		const uint32_t *locs = p->sample_locs + smp->loc_first;
+		const struct pp_locs locs = pp_sample_locs(p, smp);
 		int64_t w = vals[v->graph->opts.sample_index];
 		int64_t dw = v->graph->opts.mean ? vals[0] : 0;
 		uint32_t leaf;
@@ -305,7 +305,7 @@ static int accumulate_tags(struct pp_view *v, const bool *kept,
 		/* Callers first, each location's outermost line first: the
 		 * order accumulation walks, which is the tags' order. */
 		for (uint32_t i = smp->loc_count; i-- > 0;) {
-			uint32_t l = locs[i];
+			uint32_t l = pp_locs_at(locs, i);
 
 			if (!loc_wanted[l])
 				continue;
@@ -322,7 +322,7 @@ static int accumulate_tags(struct pp_view *v, const bool *kept,
 		}
 		/* The flat goes to the last kept frame unless dropped frames
 		 * follow it: to the leaf, when the leaf is kept. */
-		leaf = ln[lnf[locs[0]]];
+		leaf = ln[lnf[pp_locs_at(locs, 0)]];
 		if ((!kept || kept[leaf]) && (!wanted || wanted[leaf]) &&
 		    (err = add_tags(v, s, leaf, w, dw, true)) < 0)
 			goto done;

@@ -1025,6 +1025,11 @@ static int decode_proto(struct pp_ctx *ctx, const char *name,
 	d.p = pp_profile_new(ctx);
 	if (!d.p)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
+	/* The walks write 32-bit location indices; narrowed at the end. */
+	if ((err = pp_profile__widen_locs(d.p)) < 0) {
+		pp_profile_free(d.p);
+		return err;
+	}
 	/* pprof's decoder gives every profile.proto a period type, an empty
 	 * one when the file has none (raw prints "PeriodType:  "). */
 	d.p->has_period_type = true;
@@ -1060,6 +1065,7 @@ done:
 		pp_profile_free(d.p);
 		return err;
 	}
+	pp_profile_narrow_locs(d.p);
 	*out = d.p;
 	return 0;
 }
@@ -1239,6 +1245,13 @@ struct pp_decode_stream {
 	size_t nt;            /* sample types before the first sample */
 	uint64_t nloc_ids;    /* 1 + the largest location id - 1 */
 	uint64_t max_str;     /* the largest label string index */
+	/* The ids - 1 are kept 16 bits wide while they fit (most profiles
+	 * have fewer than 65,536 locations, numbered from 1): k.locs is then
+	 * unused and narrow holds k.nlocs of them. The first id past 16 bits,
+	 * or a sample read the general way, widens them all (stream_widen). */
+	uint16_t *narrow;
+	size_t cap_narrow;
+	bool wide;
 };
 
 /* How much of the start is looked at to rule out the other formats. */
@@ -1265,6 +1278,7 @@ void pp_decode_stream_free(struct pp_decode_stream *s)
 	pp_free(s->ctx, s->carry);
 	pp_free(s->ctx, s->k.samples);
 	pp_free(s->ctx, s->k.locs);
+	pp_free(s->ctx, s->narrow);
 	pp_free(s->ctx, s->k.values);
 	pp_free(s->ctx, s->k.labels);
 	pp_free(s->ctx, s->k.vals);
@@ -1382,6 +1396,82 @@ static inline bool stream_loc_ids(const uint8_t *q, const uint8_t *end,
 	return true;
 }
 
+/*
+ * stream_loc_ids into 16-bit ids - 1: 1 when taken, 0 when an id is
+ * malformed or 0, -1 when one is past 16 bits (locs then holds cut ones
+ * past *n, which the caller drops: it widens and reads the sample again).
+ */
+static inline int stream_loc_ids16(const uint8_t *q, const uint8_t *end,
+                                   uint16_t *locs, size_t *n, uint64_t *max)
+{
+	const uint8_t *stop = end - q >= 3 ? end - 2 : q;
+	uint16_t *first, *out;
+	uint64_t m = *max, v;
+	uint32_t top = 0; /* the largest id - 1 of the fast loop */
+
+	if (q == end)
+		return 1; /* locs may still be NULL */
+	first = out = locs + *n;
+	while (q < stop) {
+		uint32_t b0 = q[0], b1, b2, id0;
+
+		if (b0 < 0x80) {
+			v = b0;
+			q += 1;
+		} else if ((b1 = q[1]) < 0x80) {
+			v = (b0 & 0x7f) | b1 << 7;
+			q += 2;
+		} else if ((b2 = q[2]) < 0x80) {
+			v = (b0 & 0x7f) | (b1 & 0x7f) << 7 | b2 << 14;
+			q += 3;
+		} else {
+			break; /* four bytes or more */
+		}
+		id0 = (uint32_t)(v - 1);
+		*out++ = (uint16_t)id0;
+		top = id0 > top ? id0 : top;
+	}
+	if (out > first) {
+		if (top == UINT32_MAX)
+			return 0; /* an id 0 */
+		if (top > UINT16_MAX)
+			return -1;
+		if ((uint64_t)top + 1 > m)
+			m = (uint64_t)top + 1;
+	}
+	while (q < end) {
+		if (!(q = packed_varint(q, end, &v)) || v == 0 ||
+		    v >= UINT32_MAX)
+			return 0;
+		if (v - 1 > UINT16_MAX)
+			return -1;
+		*out++ = (uint16_t)(v - 1);
+		m = v > m ? v : m;
+	}
+	*n = (size_t)(out - locs);
+	*max = m;
+	return 1;
+}
+
+/* The ids - 1 read so far 32 bits wide, and from now on. */
+static bool stream_widen(struct pp_decode_stream *s)
+{
+	struct sample_sink *k = &s->k;
+
+	if (s->wide)
+		return true;
+	if (pp_grow(s->ctx, (void **)&k->locs, &k->cap_locs, k->nlocs + 1,
+	            sizeof(*k->locs)) < 0)
+		return false;
+	for (size_t i = 0; i < k->nlocs; i++)
+		k->locs[i] = s->narrow[i];
+	pp_free(s->ctx, s->narrow);
+	s->narrow = NULL;
+	s->cap_narrow = 0;
+	s->wide = true;
+	return true;
+}
+
 /* One label of a sample, [data, data + len), appended as the file wrote
  * it: string indices, mapped once the string table has arrived. */
 static bool stream_label(struct pp_decode_stream *s, const uint8_t *data,
@@ -1470,8 +1560,24 @@ static bool stream_sample_packed(struct pp_decode_stream *s, const uint8_t *p,
 		p = data + len;
 		switch (key) {
 		case 1 << 3 | PP_WT_LEN:
-			if (nlocs + len > UINT32_MAX ||
-			    pp_grow(s->ctx, (void **)&k->locs, &k->cap_locs,
+			if (nlocs + len > UINT32_MAX)
+				goto other;
+			if (!s->wide) {
+				int r;
+
+				if (pp_grow(s->ctx, (void **)&s->narrow,
+				            &s->cap_narrow, nlocs + len,
+				            sizeof(*s->narrow)) < 0 ||
+				    (r = stream_loc_ids16(data, p, s->narrow,
+				                          &nlocs, &nloc_ids)) ==
+				            0)
+					goto other;
+				/* Too wide: read again, 32 bits wide. */
+				if (r < 0)
+					goto other;
+				break;
+			}
+			if (pp_grow(s->ctx, (void **)&k->locs, &k->cap_locs,
 			            nlocs + len, sizeof(*k->locs)) < 0 ||
 			    !stream_loc_ids(data, p, k->locs, &nlocs,
 			                    &nloc_ids))
@@ -1522,6 +1628,10 @@ static bool stream_sample(struct pp_decode_stream *s, const struct pp_field *sf)
 		return false;
 	if (stream_sample_packed(s, sf->data, sf->data + sf->len))
 		return true;
+	/* The general way writes 32-bit ids. */
+	if (!stream_widen(s))
+		return false;
+	loc_first = k->nlocs;
 	while ((r = pp_wire_next(&w, &f)) > 0) {
 		const uint8_t *q, *end;
 		size_t n = k->nlocs, most;
@@ -1783,13 +1893,19 @@ static int adopt_samples(struct decoder *d, struct pp_decode_stream *s)
 		return bad(d, "stream");
 	for (uint64_t id = 1; identity && id <= s->nloc_ids; id++)
 		identity = d->locations.direct[id] == id - 1;
+	/* Ids numbered otherwise may map to indices past 16 bits. */
+	if (!identity && p->nlocations > UINT16_MAX + 1 && !stream_widen(s))
+		return pp_error(d->ctx, PP_ENOMEM, "out of memory");
 	for (size_t i = 0; !identity && i < k->nlocs; i++) {
-		uint32_t index =
-		        pp_idmap_get(&d->locations, (uint64_t)k->locs[i] + 1);
+		uint64_t id = 1 + (s->wide ? k->locs[i] : s->narrow[i]);
+		uint32_t index = pp_idmap_get(&d->locations, id);
 
 		if (index == PP_NONE)
 			return bad(d, "stream");
-		k->locs[i] = index;
+		if (s->wide)
+			k->locs[i] = index;
+		else
+			s->narrow[i] = (uint16_t)index;
 	}
 	for (size_t i = 0; i < k->nlabels; i++) {
 		struct pp_label *l = &k->labels[i];
@@ -1801,8 +1917,11 @@ static int adopt_samples(struct decoder *d, struct pp_decode_stream *s)
 	/* Every array stays allocated, as pp_profile_new leaves them. */
 	if ((err = pp_grow(d->ctx, (void **)&k->samples, &k->cap_samples, 1,
 	                   sizeof(*k->samples))) < 0 ||
-	    (err = pp_grow(d->ctx, (void **)&k->locs, &k->cap_locs, 1,
-	                   sizeof(*k->locs))) < 0 ||
+	    (s->wide && (err = pp_grow(d->ctx, (void **)&k->locs, &k->cap_locs,
+	                               1, sizeof(*k->locs))) < 0) ||
+	    (!s->wide &&
+	     (err = pp_grow(d->ctx, (void **)&s->narrow, &s->cap_narrow, 1,
+	                    sizeof(*s->narrow))) < 0) ||
 	    (err = pp_grow(d->ctx, (void **)&k->values, &k->cap_values, 1,
 	                   sizeof(*k->values))) < 0 ||
 	    (err = pp_grow(d->ctx, (void **)&k->labels, &k->cap_labels, 1,
@@ -1813,6 +1932,12 @@ static int adopt_samples(struct decoder *d, struct pp_decode_stream *s)
 	pp_free(d->ctx, p->values);
 	pp_free(d->ctx, p->labels);
 	sink_to_profile(k, p);
+	if (!s->wide) {
+		p->sample_locs = s->narrow;
+		p->loc_bytes = 2;
+		pp_profile__in(p)->cap_sample_locs = s->cap_narrow;
+		s->narrow = NULL;
+	}
 	pp_free(d->ctx, k->vals);
 	memset(k, 0, sizeof(*k));
 	return 0;

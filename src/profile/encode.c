@@ -96,10 +96,8 @@ static void put_samples(struct buf *b, const struct pp_profile *p,
 		if (drop_stackless && smp->loc_count == 0)
 			continue;
 		for (uint32_t k = 0; k < smp->loc_count; k++)
-			put_varint(
-			        packed,
-			        p->locations[p->sample_locs[smp->loc_first + k]]
-			                .id);
+			put_varint(packed,
+			           p->locations[pp_sample_loc(p, smp, k)].id);
 		if (smp->loc_count)
 			put_sub(sub, 1, packed);
 		for (uint32_t k = 0; k < nt; k++)

@@ -431,8 +431,7 @@ static bool same_sample(const struct reader *r, uint32_t s,
 	 * or no labels, even for zero bytes (C11 7.24.1p2). */
 	if (ps->loc_count != r->g.nlocs || ps->label_count != nlabels)
 		return false;
-	if (r->g.nlocs && memcmp(p->sample_locs + ps->loc_first, r->g.locs,
-	                         r->g.nlocs * sizeof(*r->g.locs)) != 0)
+	if (!pp_sample_stack_is(p, ps, r->g.locs, r->g.nlocs))
 		return false;
 	return nlabels == 0 || memcmp(p->labels + ps->label_first, labels,
 	                              nlabels * sizeof(*labels)) == 0;

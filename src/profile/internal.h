@@ -23,4 +23,8 @@ pp_profile__in(const struct pp_profile *p)
 	return (struct pp_profile__full *)p;
 }
 
+/* p's location indices 32 bits wide from now on (a builder that writes
+ * them as uint32_t; pp_profile_narrow_locs when it is done). PP_ENOMEM. */
+int pp_profile__widen_locs(struct pp_profile *p);
+
 #endif

@@ -5,12 +5,97 @@
 
 #include "pprof/profile.h"
 #include "profile/internal.h"
+#include "util/pages.h"
 
 /* Grow p's array arr (capacity cap of struct pp_profile__full) to hold
  * need items. */
 #define GROW(p, arr, cap, need)                                                \
 	pp_grow((p)->ctx, (void **)&(p)->arr, &pp_profile__in(p)->cap, (need), \
 	        sizeof(*(p)->arr))
+
+/* Room in p's sample_locs for need indices of its width. */
+static int grow_locs(struct pp_profile *p, size_t need)
+{
+	return pp_grow(p->ctx, &p->sample_locs,
+	               &pp_profile__in(p)->cap_sample_locs, need, p->loc_bytes);
+}
+
+int pp_profile__widen_locs(struct pp_profile *p)
+{
+	size_t cap = pp_profile__in(p)->cap_sample_locs;
+	unsigned char *at;
+
+	if (p->loc_bytes == 4)
+		return 0;
+	at = pp_realloc(p->ctx, p->sample_locs, (cap ? cap : 1) * 4);
+	if (!at)
+		return pp_error(p->ctx, PP_ENOMEM, "out of memory");
+	/* In place, last first: each wide index lands at or past its narrow
+	 * one. Byte copies, since the same bytes are read as one type and
+	 * written as the other. */
+	for (size_t i = p->nsample_locs; i-- > 0;) {
+		uint16_t narrow;
+		uint32_t wide;
+
+		memcpy(&narrow, at + 2 * i, 2);
+		wide = narrow;
+		memcpy(at + 4 * i, &wide, 4);
+	}
+	p->sample_locs = at;
+	p->loc_bytes = 4;
+	return 0;
+}
+
+void pp_profile_narrow_locs(struct pp_profile *p)
+{
+	size_t *cap = &pp_profile__in(p)->cap_sample_locs;
+	unsigned char *at = p->sample_locs;
+
+	if (p->loc_bytes == 2 || p->nlocations > 65536)
+		return;
+	/* In place, first first: each narrow index lands at or before its
+	 * wide one. */
+	for (size_t i = 0; i < p->nsample_locs; i++) {
+		uint32_t wide;
+		uint16_t narrow;
+
+		memcpy(&wide, at + 4 * i, 4);
+		narrow = (uint16_t)wide;
+		memcpy(at + 2 * i, &narrow, 2);
+	}
+	p->loc_bytes = 2;
+	/* The same bytes hold twice as many; the half no longer used goes
+	 * back to the system (a hint that cannot fail, where a realloc
+	 * could). */
+	pp_pages_release(at + 2 * p->nsample_locs,
+	                 *cap * 4 - 2 * p->nsample_locs);
+	*cap *= 2;
+}
+
+void pp_sample_stack(const struct pp_profile *p, const struct pp_sample *s,
+                     uint32_t *out)
+{
+	if (p->loc_bytes == 4) {
+		if (s->loc_count)
+			memcpy(out,
+			       (const uint32_t *)p->sample_locs + s->loc_first,
+			       (size_t)s->loc_count * sizeof(*out));
+		return;
+	}
+	for (uint32_t k = 0; k < s->loc_count; k++)
+		out[k] = ((const uint16_t *)p->sample_locs)[s->loc_first + k];
+}
+
+bool pp_sample_stack_is(const struct pp_profile *p, const struct pp_sample *s,
+                        const uint32_t *locs, size_t n)
+{
+	if (s->loc_count != n)
+		return false;
+	for (uint32_t k = 0; k < s->loc_count; k++)
+		if (pp_sample_loc(p, s, k) != locs[k])
+			return false;
+	return true;
+}
 
 struct pp_profile *pp_profile_new(struct pp_ctx *ctx)
 {
@@ -21,12 +106,12 @@ struct pp_profile *pp_profile_new(struct pp_ctx *ctx)
 		return NULL;
 	p = &full->pub;
 	p->ctx = ctx;
+	p->loc_bytes = 2;
 	p->strings = pp_strtab_new(ctx);
 	/* Every array starts allocated, so `array + index` is defined even
 	 * for an empty profile (pointer arithmetic on NULL is not). */
 	if (!p->strings || GROW(p, sample_types, cap_sample_types, 1) < 0 ||
-	    GROW(p, samples, cap_samples, 1) < 0 ||
-	    GROW(p, sample_locs, cap_sample_locs, 1) < 0 ||
+	    GROW(p, samples, cap_samples, 1) < 0 || grow_locs(p, 1) < 0 ||
 	    GROW(p, values, cap_values, 1) < 0 ||
 	    GROW(p, labels, cap_labels, 1) < 0 ||
 	    GROW(p, locations, cap_locations, 1) < 0 ||
@@ -159,8 +244,7 @@ int pp_profile_reserve(struct pp_profile *p, size_t nsamples, size_t nframes,
 	if (nlabels > UINT32_MAX || p->nlabels > UINT32_MAX - nlabels)
 		return too_many(p, "labels");
 	if ((err = GROW(p, samples, cap_samples, ns)) < 0 ||
-	    (err = GROW(p, sample_locs, cap_sample_locs,
-	                p->nsample_locs + nframes)) < 0 ||
+	    (err = grow_locs(p, p->nsample_locs + nframes)) < 0 ||
 	    (err = GROW(p, values, cap_values, ns * p->nsample_types)) < 0 ||
 	    (err = GROW(p, labels, cap_labels, p->nlabels + nlabels)) < 0)
 		return err;
@@ -179,9 +263,11 @@ void pp_profile_set_sample_locs(struct pp_profile *p, uint32_t *locs, size_t n)
 	pp_free(p->ctx, p->sample_locs);
 	p->sample_locs = locs;
 	p->nsample_locs = n;
+	p->loc_bytes = 4;
 	/* At least n: growing past it reallocates, which is all a
 	 * capacity is for. */
 	pp_profile__in(p)->cap_sample_locs = n;
+	pp_profile_narrow_locs(p);
 }
 
 int pp_profile_add_sample(struct pp_profile *p, const uint32_t *locs,
@@ -198,10 +284,17 @@ int pp_profile_add_sample(struct pp_profile *p, const uint32_t *locs,
 		return too_many(p, "stack frames");
 	if (nlabels > UINT32_MAX || p->nlabels > UINT32_MAX - nlabels)
 		return too_many(p, "labels");
+	if (p->loc_bytes == 2) {
+		for (size_t k = 0; k < nlocs; k++)
+			if (locs[k] > UINT16_MAX) {
+				if ((err = pp_profile__widen_locs(p)) < 0)
+					return err;
+				break;
+			}
+	}
 	if ((err = GROW(p, samples, cap_samples, (size_t)p->nsamples + 1)) <
 	            0 ||
-	    (err = GROW(p, sample_locs, cap_sample_locs,
-	                p->nsample_locs + nlocs)) < 0 ||
+	    (err = grow_locs(p, p->nsample_locs + nlocs)) < 0 ||
 	    (err = GROW(p, values, cap_values,
 	                ((size_t)p->nsamples + 1) * nvals)) < 0 ||
 	    (err = GROW(p, labels, cap_labels, p->nlabels + nlabels)) < 0)
@@ -211,9 +304,12 @@ int pp_profile_add_sample(struct pp_profile *p, const uint32_t *locs,
 	s->loc_count = (uint32_t)nlocs;
 	s->label_first = (uint32_t)p->nlabels;
 	s->label_count = (uint32_t)nlabels;
-	if (nlocs)
-		memcpy(p->sample_locs + p->nsample_locs, locs,
+	if (nlocs && p->loc_bytes == 4)
+		memcpy((uint32_t *)p->sample_locs + p->nsample_locs, locs,
 		       nlocs * sizeof(*locs));
+	for (size_t k = 0; p->loc_bytes == 2 && k < nlocs; k++)
+		((uint16_t *)p->sample_locs)[p->nsample_locs + k] =
+		        (uint16_t)locs[k];
 	if (nvals)
 		memcpy(p->values + (size_t)p->nsamples * nvals, values,
 		       nvals * sizeof(*values));

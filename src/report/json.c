@@ -835,7 +835,7 @@ int pp_report_traces_json(struct pp_report *r, FILE *out)
 			fputs("[]", out);
 		fputs(",\"frames\":[", out);
 		for (uint32_t k = 0; k < smp->loc_count; k++) {
-			uint32_t l = p->sample_locs[smp->loc_first + k];
+			uint32_t l = pp_sample_loc(p, smp, k);
 			uint32_t a = g->loc_node_first[l],
 			         b = g->loc_node_first[l + 1];
 

@@ -273,7 +273,7 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 		}
 		pp_report__out_bytes(o, ": ", 2);
 		for (uint32_t k = 0; k < smp->loc_count; k++) {
-			uint32_t l = p->sample_locs[smp->loc_first + k];
+			uint32_t l = pp_sample_loc(p, smp, k);
 
 			if (ids) {
 				pp_report__out_bytes(o, ids + id_at[l],

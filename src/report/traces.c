@@ -211,7 +211,7 @@ int pp_report_traces(struct pp_report *r, FILE *out)
 			have_last = true;
 		}
 		for (uint32_t k = 0; k < smp->loc_count; k++) {
-			uint32_t l = p->sample_locs[smp->loc_first + k];
+			uint32_t l = pp_sample_loc(p, smp, k);
 			const char *text;
 			uint32_t size;
 

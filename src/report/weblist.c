@@ -282,7 +282,7 @@ static int scan_samples(struct wl *w, struct synth *y,
 		if (r->opts.mean && v[0] != 0)
 			value /= v[0];
 		for (uint32_t i = smp->loc_count; i-- > 0;) {
-			uint32_t l = p->sample_locs[smp->loc_first + i];
+			uint32_t l = pp_sample_loc(p, smp, i);
 			const struct pp_location *loc = &p->locations[l];
 			struct slot *sl = &y->slots[y->slot_of[l]];
 			bool match_file;

@@ -31,9 +31,8 @@ int pp_work_init(struct pp_ctx *ctx, const struct pp_profile *src,
 		w->line_idx[i] = (uint32_t)i;
 	for (uint32_t l = 0; l < src->nlocations; l++)
 		w->nlines[l] = src->locations[l].line_count;
-	if (src->nsample_locs)
-		memcpy(w->locs, src->sample_locs,
-		       src->nsample_locs * sizeof(uint32_t));
+	for (size_t i = 0; i < src->nsample_locs; i++)
+		w->locs[i] = pp_profile_loc(src, i);
 	for (uint32_t s = 0; s < src->nsamples; s++) {
 		w->nlocs[s] = src->samples[s].loc_count;
 		w->keep[s] = true;

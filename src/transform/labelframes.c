@@ -259,8 +259,7 @@ int pp_profile_label_frames(struct pp_ctx *ctx, const struct pp_profile *in,
 		 * entry), the first root key outermost. */
 		for (size_t i = 0; i < leaf.n; i++)
 			stacks[nstack++] = extra[i];
-		memcpy(stacks + nstack, p->sample_locs + smp->loc_first,
-		       smp->loc_count * sizeof(*stacks));
+		pp_sample_stack(p, smp, stacks + nstack);
 		nstack += smp->loc_count;
 		for (size_t i = 0; i < root.n; i++)
 			stacks[nstack++] = extra[leaf.n + i];

@@ -315,13 +315,13 @@ static void sort_labels(struct pp_label *l, uint32_t n)
 	}
 }
 
-static uint64_t sample_hash(const uint32_t *locs, uint32_t nlocs,
+static uint64_t sample_hash(struct pp_locs locs, uint32_t nlocs,
                             const struct pp_label *labels, uint32_t nlabels)
 {
 	uint64_t h = mix(4, nlocs);
 
 	for (uint32_t k = 0; k < nlocs; k++)
-		h = mix(h, locs[k]);
+		h = mix(h, pp_locs_at(locs, k));
 	for (uint32_t k = 0; k < nlabels; k++)
 		h = mix(mix(mix(mix(h, labels[k].key), labels[k].str),
 		            (uint64_t)labels[k].num),
@@ -335,10 +335,8 @@ static bool sample_eq(const struct pp_profile *dst, uint32_t i,
 {
 	const struct pp_sample *s = &dst->samples[i];
 
-	if (s->loc_count != nlocs || s->label_count != nlabels)
-		return false;
-	if (nlocs && memcmp(dst->sample_locs + s->loc_first, locs,
-	                    nlocs * sizeof(*locs)) != 0)
+	if (s->label_count != nlabels ||
+	    !pp_sample_stack_is(dst, s, locs, nlocs))
 		return false;
 	for (uint32_t k = 0; k < nlabels; k++) {
 		const struct pp_label *a = &dst->labels[s->label_first + k];
@@ -395,7 +393,7 @@ static int sample_view(struct merger *m, uint32_t s, uint32_t **locs,
 	                   smp->label_count, sizeof(**labels))) < 0)
 		return err;
 	for (uint32_t k = 0; k < smp->loc_count; k++)
-		if ((err = map_location(m, src->sample_locs[smp->loc_first + k],
+		if ((err = map_location(m, pp_sample_loc(src, smp, k),
 		                        &(*locs)[k])) < 0)
 			return err;
 	for (uint32_t k = 0; k < smp->label_count; k++) {
@@ -445,8 +443,9 @@ static int map_samples(struct merger *m)
 		if ((err = sample_view(m, s, &locs, &cap_locs, &labels,
 		                       &cap_labels)) < 0)
 			goto done;
-		hashes[s] = sample_hash(locs, smp->loc_count, labels,
-		                        smp->label_count);
+		hashes[s] =
+		        sample_hash((struct pp_locs){locs, 4}, smp->loc_count,
+		                    labels, smp->label_count);
 	}
 	for (uint32_t s = 0; s < n; s++) {
 		const struct pp_sample *smp = &src->samples[s];
@@ -621,9 +620,8 @@ static bool same_sample(const struct pp_profile *src, uint32_t a, uint32_t b)
 	return x->loc_count == y->loc_count &&
 	       x->label_count == y->label_count &&
 	       (x->loc_count == 0 ||
-	        memcmp(src->sample_locs + x->loc_first,
-	               src->sample_locs + y->loc_first,
-	               x->loc_count * sizeof(uint32_t)) == 0) &&
+	        pp_profile_locs_equal(src, x->loc_first, y->loc_first,
+	                              x->loc_count)) &&
 	       same_labels(src->labels + x->label_first,
 	                   src->labels + y->label_first, x->label_count);
 }
@@ -662,8 +660,8 @@ static int map_samples_direct(struct merger *m)
 			       smp->label_count * sizeof(*labels));
 		sort_labels(labels, smp->label_count);
 		hashes[s] =
-		        sample_hash(src->sample_locs + smp->loc_first,
-		                    smp->loc_count, labels, smp->label_count);
+		        sample_hash(pp_sample_locs(src, smp), smp->loc_count,
+		                    labels, smp->label_count);
 	}
 	for (uint32_t s = 0; s < n; s++) {
 		const struct pp_sample *smp = &src->samples[s];

@@ -132,11 +132,11 @@ int pp_profile_remove_uninteresting(struct pp_ctx *ctx, struct pp_profile *p)
 	}
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		struct pp_sample *smp = &p->samples[s];
-		const uint32_t *locs = p->sample_locs + smp->loc_first;
+		const struct pp_locs locs = pp_sample_locs(p, smp);
 		bool user = false;
 
 		for (uint32_t i = smp->loc_count; i-- > 0;) {
-			uint8_t st = state[locs[i]];
+			uint8_t st = state[pp_locs_at(locs, i)];
 
 			if (st == KEEP) {
 				user = true;

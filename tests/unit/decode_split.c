@@ -109,9 +109,9 @@ static void same_model(const struct pp_profile *a, const struct pp_profile *b)
 
 		assert_int_equal(x->loc_count, y->loc_count);
 		assert_int_equal(x->label_count, y->label_count);
-		assert_memory_equal(a->sample_locs + x->loc_first,
-		                    b->sample_locs + y->loc_first,
-		                    x->loc_count * sizeof(uint32_t));
+		for (uint32_t k = 0; k < x->loc_count; k++)
+			assert_int_equal(pp_sample_loc(a, x, k),
+			                 pp_sample_loc(b, y, k));
 		assert_memory_equal(pp_profile_sample_values(a, s),
 		                    pp_profile_sample_values(b, s),
 		                    2 * sizeof(int64_t));

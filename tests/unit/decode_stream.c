@@ -27,7 +27,9 @@
 
 enum { NSAMPLES = 20000, NLOCS = 500 };
 
-enum ids { IN_ORDER, REVERSED, SPARSE };
+/* HIGH_LAST: in order but the last location's id is past 16 bits, and
+ * only the last samples name it (the stream widens late). */
+enum ids { IN_ORDER, REVERSED, SPARSE, HIGH_LAST };
 
 enum flaw {
 	NONE,
@@ -39,6 +41,8 @@ enum flaw {
 /* The file id of location i (0-based). */
 static uint64_t loc_id(enum ids ids, uint32_t i)
 {
+	if (ids == HIGH_LAST && i == NLOCS - 1)
+		return 100000;
 	return ids == SPARSE ? ((uint64_t)i + 1) * 1000003u : (uint64_t)i + 1;
 }
 
@@ -55,7 +59,7 @@ static struct gbuf build(enum ids ids, enum flaw flaw)
 		gb_msg(&b, 1, &m);
 	}
 	for (uint32_t s = 0; s < NSAMPLES; s++) {
-		uint32_t depth;
+		uint32_t depth, nlocs = ids == HIGH_LAST ? NLOCS - 1 : NLOCS;
 
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
 		depth = 1 + (uint32_t)(x >> 59);
@@ -64,7 +68,9 @@ static struct gbuf build(enum ids ids, enum flaw flaw)
 		for (uint32_t i = 0; i < depth; i++)
 			gb_varint(
 			        &packed,
-			        loc_id(ids, (x >> ((i * 2 + 3) % 61)) % NLOCS));
+			        loc_id(ids, (x >> ((i * 2 + 3) % 61)) % nlocs));
+		if (ids == HIGH_LAST && s >= NSAMPLES - 10)
+			gb_varint(&packed, loc_id(ids, NLOCS - 1));
 		if (flaw == UNKNOWN_LOCATION && s == NSAMPLES - 10)
 			gb_varint(&packed, 7777777);
 		gb_msg(&m, 1, &packed);
@@ -132,8 +138,9 @@ static void same_model(const struct pp_profile *a, const struct pp_profile *b)
 		                 b->locations[l].address);
 	assert_memory_equal(a->samples, b->samples,
 	                    a->nsamples * sizeof(*a->samples));
+	assert_int_equal(b->loc_bytes, a->loc_bytes);
 	assert_memory_equal(a->sample_locs, b->sample_locs,
-	                    a->nsample_locs * sizeof(*a->sample_locs));
+	                    a->nsample_locs * a->loc_bytes);
 	assert_memory_equal(a->values, b->values,
 	                    a->nsamples * a->nsample_types * sizeof(int64_t));
 	for (size_t l = 0; l < a->nlabels; l++) {
@@ -183,7 +190,7 @@ static void test_decode_stream__same_model(void **state)
 	                                  {1 << 20}};
 
 	(void)state;
-	for (int ids = IN_ORDER; ids <= SPARSE; ids++) {
+	for (int ids = IN_ORDER; ids <= HIGH_LAST; ids++) {
 		struct gbuf b = build((enum ids)ids, NONE);
 		struct pp_ctx ctx = PP_CTX_INIT;
 		struct pp_profile *want = NULL;
@@ -196,6 +203,8 @@ static void test_decode_stream__same_model(void **state)
 			assert_int_equal(stream(&ctx, &b, steps[i], 4, &got),
 			                 0);
 			same_model(want, got);
+			/* 500 locations: 16-bit indices, however read. */
+			assert_int_equal(got->loc_bytes, 2);
 			pp_profile_free(got);
 		}
 		pp_profile_free(want);

@@ -46,9 +46,11 @@ static void assert_same(const struct pp_profile *a, const struct pp_profile *b)
 		assert_int_equal(x->loc_count, y->loc_count);
 		for (uint32_t k = 0; k < x->loc_count; k++)
 			assert_int_equal(
-			        a->locations[a->sample_locs[x->loc_first + k]]
+			        a->locations[pp_profile_loc(a,
+			                                    x->loc_first + k)]
 			                .id,
-			        b->locations[b->sample_locs[y->loc_first + k]]
+			        b->locations[pp_profile_loc(b,
+			                                    y->loc_first + k)]
 			                .id);
 		assert_memory_equal(pp_profile_sample_values(a, s),
 		                    pp_profile_sample_values(b, s),

@@ -17,8 +17,8 @@ static int decode(struct pp_ctx *ctx, const char *text, struct pp_profile **p)
 
 static const char *fn(const struct pp_profile *p, uint32_t sample, uint32_t k)
 {
-	const struct pp_location *l =
-	        &p->locations[p->sample_locs[p->samples[sample].loc_first + k]];
+	const struct pp_location *l = &p->locations[pp_profile_loc(
+	        p, p->samples[sample].loc_first + k)];
 
 	return pp_profile_str(
 	        p, p->functions[p->lines[l->line_first].function].name);

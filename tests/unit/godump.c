@@ -50,8 +50,8 @@ static const char *str(const struct pp_profile *p, pp_str s)
 static const char *frame(const struct pp_profile *p, uint32_t sample,
                          uint32_t k, int64_t *line)
 {
-	const struct pp_location *l =
-	        &p->locations[p->sample_locs[p->samples[sample].loc_first + k]];
+	const struct pp_location *l = &p->locations[pp_profile_loc(
+	        p, p->samples[sample].loc_first + k)];
 	const struct pp_line *ln = &p->lines[l->line_first];
 
 	*line = ln->line;
@@ -106,9 +106,10 @@ static void test_godump__samples_and_labels(void **state)
 	assert_string_equal(
 	        str(p,
 	            p->functions
-	                    [p->lines[p->locations[p->sample_locs
-	                                                   [p->samples[1]
-	                                                            .loc_first]]
+	                    [p->lines[p
+	                                      ->locations[pp_profile_loc(
+	                                              p,
+	                                              p->samples[1].loc_first)]
 	                                      .line_first]
 	                             .function]
 	                            .filename),

@@ -145,7 +145,7 @@ static void test_legacy__cpu_frame_cleanups(void **state)
 	text(&b, maps);
 	p = decode(&ctx, &b);
 	assert_int_equal(p->samples[0].loc_count, 2);
-	assert_int_equal(p->locations[p->sample_locs[1]].address, 0x4011ff);
+	assert_int_equal(p->locations[pp_profile_loc(p, 1)].address, 0x4011ff);
 	pp_profile_free(p);
 
 	header(&b, 8, 0, 1000);

@@ -237,8 +237,8 @@ static char *dump(const struct pp_profile *p)
 
 		for (uint32_t i = smp->loc_count; i-- > 0;) {
 			const struct pp_location *l =
-			        &p->locations[p->sample_locs[smp->loc_first +
-			                                     i]];
+			        &p->locations[pp_profile_loc(p, smp->loc_first +
+			                                                i)];
 
 			for (uint32_t k = l->line_count; k-- > 0;) {
 				uint32_t f =
@@ -852,7 +852,7 @@ static char *kept(struct fixture *f, const struct pp_profile *p,
 	for (uint32_t i = 0; i < out->nsamples && n < 63; i++) {
 		const struct pp_sample *smp = &out->samples[i];
 		const struct pp_location *l =
-		        &out->locations[out->sample_locs[smp->loc_first]];
+		        &out->locations[pp_profile_loc(out, smp->loc_first)];
 
 		s[n++] = pp_profile_str(
 		        out, out->functions[out->lines[l->line_first].function]

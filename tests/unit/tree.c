@@ -461,7 +461,7 @@ static void check_random(enum pp_granularity gran, uint32_t nsamples)
 			continue;
 		seen[0] = true;
 		for (uint32_t i = smp->loc_count; i-- > 0;) {
-			uint32_t l = fx.p->sample_locs[smp->loc_first + i];
+			uint32_t l = pp_profile_loc(fx.p, smp->loc_first + i);
 
 			for (uint32_t k = g->loc_node_first[l + 1];
 			     k-- > g->loc_node_first[l];) {
