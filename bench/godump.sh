@@ -14,6 +14,8 @@
 # stacks) to show that memory grows with the input bytes only.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/go-pprof.sh"
+GOCMD=$(go_pprof "$ROOT")
 N=${1:-50000}
 RUNS=${2:-5}
 PPROF_C=${PPROF_C:-$ROOT/build/pprof-c}
@@ -52,7 +54,7 @@ echo '|---|---:|---:|---:|'
 row 'cat dump (floor)' cat big.goroutine.debug2.txt
 row 'wc -l dump (floor)' wc -l big.goroutine.debug2.txt
 row 'pprof-c top dump' "$PPROF_C" top big.goroutine.debug2.txt
-row 'go tool pprof -top debug=1' go tool pprof -top big.goroutine.debug1.txt
+row "go tool pprof -top debug=1 ($("$GOCMD" version | cut -d' ' -f3))" "$GOCMD" tool pprof -top big.goroutine.debug1.txt
 row 'pprof-c top debug=1' "$PPROF_C" top big.goroutine.debug1.txt
 row 'pprof-c top dump x4' "$PPROF_C" top big4.goroutine.debug2.txt
 rm -f time.out

@@ -48,7 +48,8 @@ die() {
 }
 
 PPROF_C=${PPROF_C:-}
-GO=${GO:-go}
+. "$(dirname "${BASH_SOURCE[0]}")/go-pprof.sh"
+GO=$(go_pprof "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)")
 FLAMEGRAPH=${FLAMEGRAPH:-}
 SIZES=small,large,lab
 CALLGRIND=1

@@ -39,8 +39,10 @@ top=$best
 first=$(node "$BENCH/web-first.mjs" "$PPROF_C" -http=:0 -no_browser "$PROFILE")
 first_s=$(echo "$first" | awk '{ print $2 }')
 go_s=skipped
-if [ "$GO" = 1 ] && command -v go >/dev/null; then
-	gofirst=$(timeout 900 node "$BENCH/web-first.mjs" go tool pprof -http=localhost: -no_browser "$PROFILE" || true)
+. "$BENCH/go-pprof.sh"
+GOCMD=$(go_pprof "$ROOT")
+if [ "$GO" = 1 ] && command -v "$GOCMD" >/dev/null; then
+	gofirst=$(timeout 900 node "$BENCH/web-first.mjs" "$GOCMD" tool pprof -http=localhost: -no_browser "$PROFILE" || true)
 	go_s=$(echo "$gofirst" | awk '$1 == "first-page" && $2 != "FAILED" { print $2 }')
 	[ -n "$go_s" ] || go_s="failed ($gofirst)"
 fi
@@ -130,6 +132,6 @@ ${load_line}
 
 Commands: \`bash bench/web.sh $*\` (cold top: \`pprof-c top PROFILE\`; first
 page: \`node bench/web-first.mjs pprof-c -http=:0 -no_browser PROFILE\` and
-\`node bench/web-first.mjs go tool pprof -http=localhost: -no_browser
-PROFILE\`; latency: curl's time_total on one server).
+\`node bench/web-first.mjs GO tool pprof -http=localhost: -no_browser
+PROFILE\` with GO \`$GOCMD\` ($("$GOCMD" version 2>/dev/null || echo "not run")); latency: curl's time_total on one server).
 REPORT
