@@ -28,6 +28,23 @@ int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
                      struct pp_profile **out);
 
 /*
+ * The same merge one profile at a time, for a caller that reads many and
+ * would hold only the merged one and the next (files merged as they are
+ * read): pp_merger_new takes the header (sample and period types) from
+ * first, which it does not merge; pp_merger_add merges each in turn (the
+ * first too), PP_EUSAGE when one is not compatible; pp_merger_finish
+ * hands over the result (*out), after which the merger is only freed.
+ * pp_profile_merge is these three, with every input checked first.
+ */
+struct pp_merger;
+int pp_merger_new(struct pp_ctx *ctx, const struct pp_profile *first,
+                  struct pp_merger **out);
+int pp_merger_add(struct pp_merger *m, const struct pp_profile *p,
+                  const char *name);
+int pp_merger_finish(struct pp_merger *m, struct pp_profile **out);
+void pp_merger_free(struct pp_merger *m);
+
+/*
  * Apply the profile's drop_frames and keep_frames regexes as pprof does
  * after symbolization (profile.RemoveUninteresting): in each sample, the
  * first location rootward of a kept frame whose function (simplified: no

@@ -794,32 +794,36 @@ done:
 	return err;
 }
 
-int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
-                     const char *const *names, size_t n,
-                     struct pp_profile **out)
-{
+struct pp_merger {
 	struct merger m;
+	bool alone; /* the one profile merged (pp_profile_merge of one) */
+};
+
+#define STR(p, s) copy_str(dst, (p), (s))
+
+int pp_merger_new(struct pp_ctx *ctx, const struct pp_profile *first,
+                  struct pp_merger **out)
+{
+	struct pp_merger *mg = pp_calloc(ctx, 1, sizeof(*mg));
+	struct merger *m;
 	struct pp_profile *dst;
-	const struct pp_profile *first = profiles[0];
 	int err = 0;
 
 	*out = NULL;
-	memset(&m, 0, sizeof(m));
-	m.ctx = ctx;
-	for (size_t i = 1; i < n; i++)
-		if ((err = compatible(ctx, first, profiles[i],
-		                      names ? names[i] : NULL)) < 0)
-			return err;
-	dst = pp_profile_new(ctx);
-	if (!dst)
+	if (!mg)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
-	m.dst = dst;
-	if ((err = table_init(ctx, &m.maps, 64)) < 0 ||
-	    (err = table_init(ctx, &m.funcs, first->nfunctions)) < 0 ||
-	    (err = table_init(ctx, &m.locs, first->nlocations)) < 0 ||
-	    (err = table_init(ctx, &m.samples, first->nsamples)) < 0)
+	m = &mg->m;
+	m->ctx = ctx;
+	dst = m->dst = pp_profile_new(ctx);
+	if (!dst) {
+		err = pp_error(ctx, PP_ENOMEM, "out of memory");
 		goto done;
-#define STR(p, s) copy_str(dst, (p), (s))
+	}
+	if ((err = table_init(ctx, &m->maps, 64)) < 0 ||
+	    (err = table_init(ctx, &m->funcs, first->nfunctions)) < 0 ||
+	    (err = table_init(ctx, &m->locs, first->nlocations)) < 0 ||
+	    (err = table_init(ctx, &m->samples, first->nsamples)) < 0)
+		goto done;
 	for (uint32_t i = 0; i < first->nsample_types; i++)
 		if ((err = pp_profile_add_sample_type(
 		             dst, STR(first, first->sample_types[i].type),
@@ -831,28 +835,101 @@ int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
 	dst->drop_frames = STR(first, first->drop_frames);
 	dst->keep_frames = STR(first, first->keep_frames);
 	dst->doc_url = STR(first, first->doc_url);
-	for (size_t i = 0; i < n; i++) {
-		const struct pp_profile *p = profiles[i];
+done:
+	if (err < 0) {
+		pp_merger_free(mg);
+		return err;
+	}
+	*out = mg;
+	return 0;
+}
 
-		if (dst->time_nanos == 0 || p->time_nanos < dst->time_nanos)
-			dst->time_nanos = p->time_nanos;
-		dst->duration_nanos += p->duration_nanos;
-		if (dst->period == 0 || dst->period < p->period)
-			dst->period = p->period;
-		if (!dst->default_sample_type && p->default_sample_type)
-			dst->default_sample_type =
-			        STR(p, p->default_sample_type);
-		for (uint32_t c = 0; c < p->ncomments; c++) {
-			pp_str s = STR(p, p->comments[c]);
-			bool seen = false;
+int pp_merger_add(struct pp_merger *mg, const struct pp_profile *p,
+                  const char *name)
+{
+	struct merger *m = &mg->m;
+	struct pp_profile *dst = m->dst;
+	int err;
 
-			for (uint32_t k = 0; k < dst->ncomments; k++)
-				seen = seen || dst->comments[k] == s;
-			if (!seen && (err = pp_profile_add_comment(dst, s)) < 0)
-				goto done;
-		}
+	if ((err = compatible(m->ctx, dst, p, name)) < 0)
+		return err;
+	if (dst->time_nanos == 0 || p->time_nanos < dst->time_nanos)
+		dst->time_nanos = p->time_nanos;
+	dst->duration_nanos += p->duration_nanos;
+	if (dst->period == 0 || dst->period < p->period)
+		dst->period = p->period;
+	if (!dst->default_sample_type && p->default_sample_type)
+		dst->default_sample_type = STR(p, p->default_sample_type);
+	for (uint32_t c = 0; c < p->ncomments; c++) {
+		pp_str s = STR(p, p->comments[c]);
+		bool seen = false;
+
+		for (uint32_t k = 0; k < dst->ncomments; k++)
+			seen = seen || dst->comments[k] == s;
+		if (!seen && (err = pp_profile_add_comment(dst, s)) < 0)
+			return err;
 	}
 #undef STR
+	m->src = p;
+	err = merge_one(m, mg->alone);
+	m->src = NULL;
+	return err;
+}
+
+int pp_merger_finish(struct pp_merger *mg, struct pp_profile **out)
+{
+	struct pp_profile *dst = mg->m.dst;
+
+	*out = NULL;
+	mg->m.dst = NULL;
+	/* Values that cancel out (a base subtracted) leave zero samples:
+	 * merge once more to drop them and what only they used. */
+	for (uint32_t s = 0; s < dst->nsamples; s++) {
+		int err;
+
+		if (!is_zero(pp_profile_sample_values(dst, s),
+		             dst->nsample_types))
+			continue;
+		err = pp_profile_merge(mg->m.ctx, &dst, NULL, 1, out);
+		pp_profile_free(dst);
+		return err;
+	}
+	*out = dst;
+	return 0;
+}
+
+void pp_merger_free(struct pp_merger *mg)
+{
+	struct pp_ctx *ctx;
+
+	if (!mg)
+		return;
+	ctx = mg->m.ctx;
+	table_release(ctx, &mg->m.maps);
+	table_release(ctx, &mg->m.funcs);
+	table_release(ctx, &mg->m.locs);
+	table_release(ctx, &mg->m.samples);
+	pp_free(ctx, mg->m.lines);
+	pp_profile_free(mg->m.dst);
+	pp_free(ctx, mg);
+}
+
+int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
+                     const char *const *names, size_t n,
+                     struct pp_profile **out)
+{
+	struct pp_merger *mg = NULL;
+	int err;
+
+	*out = NULL;
+	/* Every input checked before any is merged. */
+	for (size_t i = 1; i < n; i++)
+		if ((err = compatible(ctx, profiles[0], profiles[i],
+		                      names ? names[i] : NULL)) < 0)
+			return err;
+	if ((err = pp_merger_new(ctx, profiles[0], &mg)) < 0)
+		return err;
+	mg->alone = n == 1;
 	{
 		/* At most every input sample: growing by doubling would copy
 		 * the big arrays of a big profile several times over. */
@@ -863,34 +940,12 @@ int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
 			nf += profiles[i]->nsample_locs;
 			nl += profiles[i]->nlabels;
 		}
-		if ((err = pp_profile_reserve(dst, ns, nf, nl)) < 0)
-			goto done;
+		err = pp_profile_reserve(mg->m.dst, ns, nf, nl);
 	}
-	for (size_t i = 0; i < n; i++) {
-		m.src = profiles[i];
-		if ((err = merge_one(&m, n == 1)) < 0)
-			goto done;
-	}
-done:
-	table_release(ctx, &m.maps);
-	table_release(ctx, &m.funcs);
-	table_release(ctx, &m.locs);
-	table_release(ctx, &m.samples);
-	pp_free(ctx, m.lines);
-	if (err < 0) {
-		pp_profile_free(dst);
-		return err;
-	}
-	/* Values that cancel out (a base subtracted) leave zero samples:
-	 * merge once more to drop them and what only they used. */
-	for (uint32_t s = 0; s < dst->nsamples; s++) {
-		if (!is_zero(pp_profile_sample_values(dst, s),
-		             dst->nsample_types))
-			continue;
-		err = pp_profile_merge(ctx, &dst, NULL, 1, out);
-		pp_profile_free(dst);
-		return err;
-	}
-	*out = dst;
-	return 0;
+	for (size_t i = 0; err >= 0 && i < n; i++)
+		err = pp_merger_add(mg, profiles[i], names ? names[i] : NULL);
+	if (err >= 0)
+		err = pp_merger_finish(mg, out);
+	pp_merger_free(mg);
+	return err;
 }

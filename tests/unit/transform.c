@@ -464,6 +464,63 @@ static void test_transform__merge_refuses_other_types(void **state)
 	pp_profile_free(c);
 }
 
+/* One at a time (each input freed once added, as files are merged while
+ * they are read): the merge of all at once, and the same refusal. */
+static void test_transform__merger_one_at_a_time(void **state)
+{
+	struct fixture *f = *state;
+	const char *const texts[3][3] = {
+	        {"main;work 1,10", "main;idle 0,0", "main;work|mix 2,20"},
+	        {"main;work|mix 3,30", "main;other 4,40", "main;work 5,50"},
+	        {"main;other -4,-40", "main;work 1,10", "main;new 7,70"},
+	};
+	struct pp_profile *all[3], *whole = NULL, *m = NULL;
+	struct pp_merger *mg = NULL;
+
+	for (int i = 0; i < 3; i++)
+		all[i] = PROFILE(&f->ctx, CPU, texts[i][0], texts[i][1],
+		                 texts[i][2]);
+	assert_int_equal(pp_profile_merge(&f->ctx, all, NULL, 3, &whole), 0);
+	for (int i = 0; i < 3; i++) {
+		struct pp_profile *p = PROFILE(&f->ctx, CPU, texts[i][0],
+		                               texts[i][1], texts[i][2]);
+
+		if (!mg)
+			assert_int_equal(pp_merger_new(&f->ctx, p, &mg), 0);
+		assert_int_equal(pp_merger_add(mg, p, "p.pb.gz"), 0);
+		pp_profile_free(p);
+	}
+	assert_int_equal(pp_merger_finish(mg, &m), 0);
+	pp_merger_free(mg);
+	/* other's values cancel out: that sample and its location go. */
+	assert_profile(m, "main;work 7,70\n"
+	                  "main;work|mix 5,50\n"
+	                  "main;new 7,70\n");
+	assert_profile(whole, "main;work 7,70\n"
+	                      "main;work|mix 5,50\n"
+	                      "main;new 7,70\n");
+	assert_int_equal(m->nlocations, whole->nlocations);
+	assert_int_equal(m->nfunctions, whole->nfunctions);
+	pp_profile_free(m);
+	pp_profile_free(whole);
+	/* A profile of other sample types is refused, named. */
+	assert_int_equal(pp_merger_new(&f->ctx, all[0], &mg), 0);
+	assert_int_equal(pp_merger_add(mg, all[0], "a.pb.gz"), 0);
+	{
+		struct pp_profile *c =
+		        PROFILE(&f->ctx, "samples/count", "main 1");
+
+		assert_int_equal(pp_merger_add(mg, c, "c.pb.gz"), PP_EUSAGE);
+		assert_string_equal(f->ctx.message,
+		                    "c.pb.gz: cannot merge profiles with "
+		                    "different period types");
+		pp_profile_free(c);
+	}
+	pp_merger_free(mg);
+	for (int i = 0; i < 3; i++)
+		pp_profile_free(all[i]);
+}
+
 /* ---- base, diff_base, normalize ----------------------------------------- */
 
 static void test_transform__base_subtracts(void **state)
@@ -1122,6 +1179,7 @@ int main(void)
 	        T(test_transform__merge_keeps_label_sets_apart),
 	        T(test_transform__merge_one_profile),
 	        T(test_transform__merge_refuses_other_types),
+	        T(test_transform__merger_one_at_a_time),
 	        T(test_transform__base_subtracts),
 	        T(test_transform__diff_base_marks_base_samples),
 	        T(test_transform__normalize_scales_to_base),
