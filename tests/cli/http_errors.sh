@@ -65,8 +65,9 @@ took=$(($(date +%s) - start))
 if [ "$took" -ge 5 ] && [ "$took" -le 20 ]; then ok; else bad "-timeout=1 gave up after ${took}s"; fi
 # An endless gzip'd profile that inflates a thousandfold, as a gzip body
 # (inflated by us) and as Content-Encoding (by libcurl): -timeout=1 holds
-# within a second of its 6 s (the test allows two, for a loaded machine,
-# and more under sanitizers), and --max-size
+# within a second of its 6 s (the test allows four, for a loaded machine:
+# the merge queue's ASan gate once took 11.1 s against 11.0 allowed, and
+# more under sanitizers), and --max-size
 # holds while inflating, in memory too: where the address space can be
 # capped (not under ASan or valgrind), 256M fits in 400 MB.
 ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -89,8 +90,8 @@ for e in endless endless-ce; do
 	start=$(ms)
 	fails "pprof-c: $BASE/$e: timed out after 6s" -timeout=1 "$BASE/$e"
 	took=$(($(ms) - start))
-	if [ "$took" -ge 5900 ] && [ "$took" -le $((8000 + slack + overhead)) ]; then ok; else
-		bad "$e: -timeout=1 gave up after ${took}ms, want 6 s (8 on a loaded machine, plus ${slack} ms for sanitizers and the ${overhead} ms a 404 takes)"
+	if [ "$took" -ge 5900 ] && [ "$took" -le $((10000 + slack + overhead)) ]; then ok; else
+		bad "$e: -timeout=1 gave up after ${took}ms, want 6 s (10 on a loaded machine, plus ${slack} ms for sanitizers and the ${overhead} ms a 404 takes)"
 	fi
 	[ $e = endless ] && what="decompressed profile" || what="response"
 	fails "pprof-c: $BASE/$e: $what is larger than the 67108864-byte limit (--max-size)" --max-size=64M "$BASE/$e"
