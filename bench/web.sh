@@ -11,11 +11,11 @@ set -euo pipefail
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$BENCH/.." && pwd)
 PPROF_C=$ROOT/build/pprof-c
-GO=1
+RUN_GO=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--pprof-c) PPROF_C=$2; shift 2 ;;
-	--no-go) GO=0; shift ;;
+	--no-go) RUN_GO=0; shift ;;
 	*) break ;;
 	esac
 done
@@ -41,7 +41,7 @@ first_s=$(echo "$first" | awk '{ print $2 }')
 go_s=skipped
 . "$BENCH/go-pprof.sh"
 GOCMD=$(go_pprof "$ROOT")
-if [ "$GO" = 1 ] && command -v "$GOCMD" >/dev/null; then
+if [ "$RUN_GO" = 1 ] && command -v "$GOCMD" >/dev/null; then
 	gofirst=$(timeout 900 node "$BENCH/web-first.mjs" "$GOCMD" tool pprof -http=localhost: -no_browser "$PROFILE" || true)
 	go_s=$(echo "$gofirst" | awk '$1 == "first-page" && $2 != "FAILED" { print $2 }')
 	[ -n "$go_s" ] || go_s="failed ($gofirst)"
@@ -93,7 +93,7 @@ rps=$(echo "$load" | awk '/Requests\/sec/ { print $2 }')
 errs=$(echo "$load" | awk '/Socket errors|Non-2xx/ { print }' | tr '\n' ' ')
 lat=$(echo "$load" | awk '$1 == "Latency" { print $2 " mean, " $4 " max" }')
 if [ -n "$reqs" ]; then
-	load_line="${load_line}"
+	load_line="${reqs} requests, ${rps}/s, latency ${lat}; errors: ${errs:-none}."
 else
 	load_line="$load"
 fi
