@@ -1338,80 +1338,37 @@ static bool stream_append(struct pp_decode_stream *s, uint8_t **buf, size_t *n,
 
 /*
  * The location ids of a packed field, [q, end), appended to locs (*n of
- * them so far, room made for end - q more) as id - 1; false when an id is
- * malformed, 0 or past 32 bits. *max is raised to the largest id.
+ * them so far, room made for end - q more) as id - 1, 16 bits each when
+ * narrow, else 32. 1 when taken; 0 when an id is malformed, 0 or past 32
+ * bits; -1 (narrow only) when one is past 16 bits: what was written past
+ * *n is then cut, and the caller widens and reads the sample again. *max
+ * is raised to the largest id.
  *
  * This loop reads most of a profile's bytes, so it does little per id.
  * Nearly every id takes one to three bytes (it is under 2^21): while three
  * bytes remain they are read with no bound check per byte. The largest
  * id - 1 is kept as a uint32_t, where an id 0 wraps to UINT32_MAX, which
  * no id of three bytes can be: one test after the loop instead of one per
- * id. Longer ids, and the last two bytes, go through packed_varint.
+ * id. Longer ids, and the last two bytes, go through packed_varint. The
+ * width is a constant at each call, so each inlined copy stores one way.
  */
-static inline bool stream_loc_ids(const uint8_t *q, const uint8_t *end,
-                                  uint32_t *locs, size_t *n, uint64_t *max)
+static inline int stream_loc_ids(const uint8_t *q, const uint8_t *end,
+                                 void *locs, bool narrow, size_t *n,
+                                 uint64_t *max)
 {
 	const uint8_t *stop = end - q >= 3 ? end - 2 : q;
-	uint32_t *first, *out;
+	uint16_t *out16 = NULL;
+	uint32_t *out32 = NULL;
 	uint64_t m = *max, v;
 	uint32_t top = 0; /* the largest id - 1 of the fast loop */
-
-	if (q == end)
-		return true; /* locs may still be NULL */
-	first = out = locs + *n;
-	while (q < stop) {
-		uint32_t b0 = q[0], b1, b2, id0;
-
-		if (b0 < 0x80) {
-			v = b0;
-			q += 1;
-		} else if ((b1 = q[1]) < 0x80) {
-			v = (b0 & 0x7f) | b1 << 7;
-			q += 2;
-		} else if ((b2 = q[2]) < 0x80) {
-			v = (b0 & 0x7f) | (b1 & 0x7f) << 7 | b2 << 14;
-			q += 3;
-		} else {
-			break; /* four bytes or more */
-		}
-		id0 = (uint32_t)(v - 1);
-		*out++ = id0;
-		top = id0 > top ? id0 : top;
-	}
-	if (out > first) {
-		if (top == UINT32_MAX)
-			return false; /* an id 0 */
-		if ((uint64_t)top + 1 > m)
-			m = (uint64_t)top + 1;
-	}
-	while (q < end) {
-		if (!(q = packed_varint(q, end, &v)) || v == 0 ||
-		    v >= UINT32_MAX)
-			return false;
-		*out++ = (uint32_t)(v - 1);
-		m = v > m ? v : m;
-	}
-	*n = (size_t)(out - locs);
-	*max = m;
-	return true;
-}
-
-/*
- * stream_loc_ids into 16-bit ids - 1: 1 when taken, 0 when an id is
- * malformed or 0, -1 when one is past 16 bits (locs then holds cut ones
- * past *n, which the caller drops: it widens and reads the sample again).
- */
-static inline int stream_loc_ids16(const uint8_t *q, const uint8_t *end,
-                                   uint16_t *locs, size_t *n, uint64_t *max)
-{
-	const uint8_t *stop = end - q >= 3 ? end - 2 : q;
-	uint16_t *first, *out;
-	uint64_t m = *max, v;
-	uint32_t top = 0; /* the largest id - 1 of the fast loop */
+	size_t k = 0;     /* ids written */
 
 	if (q == end)
 		return 1; /* locs may still be NULL */
-	first = out = locs + *n;
+	if (narrow)
+		out16 = (uint16_t *)locs + *n;
+	else
+		out32 = (uint32_t *)locs + *n;
 	while (q < stop) {
 		uint32_t b0 = q[0], b1, b2, id0;
 
@@ -1428,13 +1385,16 @@ static inline int stream_loc_ids16(const uint8_t *q, const uint8_t *end,
 			break; /* four bytes or more */
 		}
 		id0 = (uint32_t)(v - 1);
-		*out++ = (uint16_t)id0;
+		if (narrow)
+			out16[k++] = (uint16_t)id0;
+		else
+			out32[k++] = id0;
 		top = id0 > top ? id0 : top;
 	}
-	if (out > first) {
+	if (k > 0) {
 		if (top == UINT32_MAX)
 			return 0; /* an id 0 */
-		if (top > UINT16_MAX)
+		if (narrow && top > UINT16_MAX)
 			return -1;
 		if ((uint64_t)top + 1 > m)
 			m = (uint64_t)top + 1;
@@ -1443,12 +1403,15 @@ static inline int stream_loc_ids16(const uint8_t *q, const uint8_t *end,
 		if (!(q = packed_varint(q, end, &v)) || v == 0 ||
 		    v >= UINT32_MAX)
 			return 0;
-		if (v - 1 > UINT16_MAX)
+		if (narrow && v - 1 > UINT16_MAX)
 			return -1;
-		*out++ = (uint16_t)(v - 1);
+		if (narrow)
+			out16[k++] = (uint16_t)(v - 1);
+		else
+			out32[k++] = (uint32_t)(v - 1);
 		m = v > m ? v : m;
 	}
-	*n = (size_t)(out - locs);
+	*n += k;
 	*max = m;
 	return 1;
 }
@@ -1568,9 +1531,9 @@ static bool stream_sample_packed(struct pp_decode_stream *s, const uint8_t *p,
 				if (pp_grow(s->ctx, (void **)&s->narrow,
 				            &s->cap_narrow, nlocs + len,
 				            sizeof(*s->narrow)) < 0 ||
-				    (r = stream_loc_ids16(data, p, s->narrow,
-				                          &nlocs, &nloc_ids)) ==
-				            0)
+				    (r = stream_loc_ids(data, p, s->narrow,
+				                        true, &nlocs,
+				                        &nloc_ids)) == 0)
 					goto other;
 				/* Too wide: read again, 32 bits wide. */
 				if (r < 0)
@@ -1579,8 +1542,8 @@ static bool stream_sample_packed(struct pp_decode_stream *s, const uint8_t *p,
 			}
 			if (pp_grow(s->ctx, (void **)&k->locs, &k->cap_locs,
 			            nlocs + len, sizeof(*k->locs)) < 0 ||
-			    !stream_loc_ids(data, p, k->locs, &nlocs,
-			                    &nloc_ids))
+			    stream_loc_ids(data, p, k->locs, false, &nlocs,
+			                   &nloc_ids) <= 0)
 				goto other;
 			break;
 		case 2 << 3 | PP_WT_LEN:
@@ -1661,8 +1624,8 @@ static bool stream_sample(struct pp_decode_stream *s, const struct pp_field *sf)
 				k->locs[n++] = (uint32_t)(f.varint - 1);
 				if (f.varint > s->nloc_ids)
 					s->nloc_ids = f.varint;
-			} else if (!stream_loc_ids(q, end, k->locs, &n,
-			                           &s->nloc_ids)) {
+			} else if (stream_loc_ids(q, end, k->locs, false, &n,
+			                          &s->nloc_ids) <= 0) {
 				return false;
 			}
 			k->nlocs = n;
