@@ -54,6 +54,11 @@ if "$work/root/usr/bin/pprof-c" top -nodecount=3 "$here/testdata/go/cpu.pb.gz" |
 	grep -q '^Showing nodes accounting for 880ms, 37.77% of 2330ms total$'; then ok; else
 	bad "the packaged pprof-c does not print the top report"
 fi
+# libcurl is opened on the first fetch (src/source/curl_loader.c), so the
+# linker's dependencies do not name it: the package must.
+if dpkg-deb -f "$deb" Depends | grep -Eq '(^|, )libcurl4 \| libcurl3-gnutls(,|$)'; then ok; else
+	bad "the package does not depend on libcurl4 | libcurl3-gnutls: $(dpkg-deb -f "$deb" Depends)"
+fi
 if [ "$("$work/root/usr/bin/pprof-c" --version)" = "pprof-c $(dpkg-deb -f "$deb" Version)" ]; then ok; else
 	bad "--version ($("$work/root/usr/bin/pprof-c" --version)) is not the package's ($(dpkg-deb -f "$deb" Version))"
 fi
