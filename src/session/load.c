@@ -71,12 +71,6 @@ static int take_fetched(void *arg, size_t i, struct pp_source_bytes *b)
 	return pp_session__decode_bytes(f->ctx, b, f->slot[i]);
 }
 
-/*
- * Read sources[0..n-1] into profs[0..n-1] (NULL on entry): the files
- * first (a missing one fails before a 30-second fetch), then every URL at
- * once, setting *remote when there was one. On failure the caller frees
- * what profs holds.
- */
 /* A source that is no URL: a file, decoded. */
 static int decode_file(struct pp_ctx *ctx, const char *source,
                        struct pp_profile **out)
@@ -86,6 +80,12 @@ static int decode_file(struct pp_ctx *ctx, const char *source,
 	return pp_session_decode_file(ctx, source, out);
 }
 
+/*
+ * Read sources[0..n-1] into profs[0..n-1] (NULL on entry): the files
+ * first (a missing one fails before a 30-second fetch), then every URL at
+ * once, setting *remote when there was one. On failure the caller frees
+ * what profs holds.
+ */
 static int open_sources(struct pp_ctx *ctx, const struct pp_load_opts *o,
                         const char *const *sources, const struct pp_bytes *data,
                         size_t n, struct pp_profile **profs, bool *remote)
