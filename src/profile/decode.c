@@ -1577,8 +1577,10 @@ other:
 	return false;
 }
 
-/* One sample as the file wrote it: add_sample without the tables. */
-static bool stream_sample(struct pp_decode_stream *s, const struct pp_field *sf)
+/* One sample as the file wrote it: add_sample without the tables.
+ * tried: stream_sample_packed already gave up on it. */
+static bool stream_sample(struct pp_decode_stream *s, const struct pp_field *sf,
+                          bool tried)
 {
 	struct sample_sink *k = &s->k;
 	struct pp_wire w = {sf->data, sf->data + sf->len};
@@ -1589,7 +1591,7 @@ static bool stream_sample(struct pp_decode_stream *s, const struct pp_field *sf)
 
 	if (sf->type != PP_WT_LEN || k->nsamples >= UINT32_MAX - 1)
 		return false;
-	if (stream_sample_packed(s, sf->data, sf->data + sf->len))
+	if (!tried && stream_sample_packed(s, sf->data, sf->data + sf->len))
 		return true;
 	/* The general way writes 32-bit ids. */
 	if (!stream_widen(s))
@@ -1665,13 +1667,14 @@ static bool stream_sample(struct pp_decode_stream *s, const struct pp_field *sf)
 	return true;
 }
 
-/* One whole top-level field, [begin, end) of the stream. */
+/* One whole top-level field, [begin, end) of the stream; tried as in
+ * stream_sample. */
 static bool stream_field(struct pp_decode_stream *s, const struct pp_field *f,
-                         const uint8_t *begin, const uint8_t *end)
+                         const uint8_t *begin, const uint8_t *end, bool tried)
 {
 	if (f->number == F_SAMPLE) {
 		s->seen_sample = true;
-		return stream_sample(s, f);
+		return stream_sample(s, f, tried);
 	}
 	if (f->number == F_SAMPLE_TYPE) {
 		if (s->seen_sample)
@@ -1741,6 +1744,7 @@ static bool stream_fields(struct pp_decode_stream *s, const uint8_t *p,
 
 	for (;;) {
 		const uint8_t *begin = w.p;
+		bool tried = false;
 		size_t n;
 
 		/* Most fields are samples in Go's shape: read here, without a
@@ -1755,15 +1759,17 @@ static bool stream_fields(struct pp_decode_stream *s, const uint8_t *p,
 			                        (size_t)begin[2] << 7);
 
 			if (len <= (size_t)(end - data) &&
-			    s->k.nsamples < UINT32_MAX - 1 &&
-			    stream_sample_packed(s, data, data + len)) {
-				s->seen_sample = true;
-				w.p = data + len;
-				continue;
+			    s->k.nsamples < UINT32_MAX - 1) {
+				if (stream_sample_packed(s, data, data + len)) {
+					s->seen_sample = true;
+					w.p = data + len;
+					continue;
+				}
+				tried = true;
 			}
 		}
 		if ((r = pp_wire_next(&w, &f)) > 0) {
-			if (!stream_field(s, &f, begin, w.p))
+			if (!stream_field(s, &f, begin, w.p, tried))
 				return false;
 			continue;
 		}
@@ -1815,7 +1821,7 @@ int pp_decode_stream_push(struct pp_decode_stream *s, const uint8_t *data,
 		w.p = s->carry;
 		w.end = s->carry + n;
 		if (pp_wire_next(&w, &f) <= 0 ||
-		    !stream_field(s, &f, s->carry, s->carry + n))
+		    !stream_field(s, &f, s->carry, s->carry + n, false))
 			goto give_up;
 		s->ncarry = 0;
 	}
