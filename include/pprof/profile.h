@@ -41,8 +41,11 @@ struct pp_label {
 struct pp_sample {
 	uint32_t loc_first; /* range in pp_profile.sample_locs, leaf first */
 	uint32_t loc_count;
-	uint32_t label_first; /* range in pp_profile.labels */
-	uint32_t label_count;
+};
+
+/* Where a sample's labels are in pp_profile.labels. */
+struct pp_label_range {
+	uint32_t first, count;
 };
 
 struct pp_line {
@@ -102,6 +105,11 @@ struct pp_profile {
 	int64_t *values; /* nsamples * nsample_types, sample-major */
 	struct pp_label *labels;
 	size_t nlabels;
+	/* Per sample, its range in labels; NULL while no sample has a
+	 * label, as in most profiles (Go's CPU and heap profiles have
+	 * none): 8 bytes a sample that would hold only zeros. Read through
+	 * pp_sample_label_range and pp_sample_labels. */
+	struct pp_label_range *sample_labels;
 
 	struct pp_location *locations;
 	uint32_t nlocations;
@@ -190,6 +198,25 @@ static inline uint32_t pp_locs_at(struct pp_locs l, size_t i)
 	if (l.bytes == 2)
 		return ((const uint16_t *)l.at)[i];
 	return ((const uint32_t *)l.at)[i];
+}
+
+/* Where the labels of sample i are in p->labels. */
+static inline struct pp_label_range
+pp_sample_label_range(const struct pp_profile *p, uint32_t i)
+{
+	struct pp_label_range none = {0, 0};
+
+	return p->sample_labels ? p->sample_labels[i] : none;
+}
+
+/* The labels of sample i, *count of them. */
+static inline const struct pp_label *
+pp_sample_labels(const struct pp_profile *p, uint32_t i, uint32_t *count)
+{
+	struct pp_label_range r = pp_sample_label_range(p, i);
+
+	*count = r.count;
+	return p->labels + r.first;
 }
 
 /* Sample s's stack into out (room for s->loc_count), leaf first. */
@@ -312,16 +339,15 @@ struct pp_base_mark pp_profile_base_mark(const struct pp_profile *p);
 static inline bool pp_sample_is_base(const struct pp_profile *p, uint32_t i,
                                      struct pp_base_mark m)
 {
-	const struct pp_sample *s = &p->samples[i];
+	const struct pp_label *labels;
+	uint32_t n;
 
 	if (m.key == PP_NONE || m.value == PP_NONE)
 		return false;
-	for (uint32_t j = 0; j < s->label_count; j++) {
-		const struct pp_label *l = &p->labels[s->label_first + j];
-
-		if (l->key == m.key && l->str == m.value)
+	labels = pp_sample_labels(p, i, &n);
+	for (uint32_t j = 0; j < n; j++)
+		if (labels[j].key == m.key && labels[j].str == m.value)
 			return true;
-	}
 	return false;
 }
 

@@ -49,12 +49,12 @@ static int sample_labels(struct pp_view *v, struct pp_graph_tags *vt)
 	if (!vt->sample_label)
 		return pp_error(v->ctx, PP_ENOMEM, "out of memory");
 	for (uint32_t s = 0; s < p->nsamples; s++) {
-		const struct pp_sample *smp = &p->samples[s];
+		uint32_t nl;
+		const struct pp_label *labels = pp_sample_labels(p, s, &nl);
 		size_t n = 0, len = 0;
 
-		for (uint32_t i = 0; i < smp->label_count; i++) {
-			const struct pp_label *l =
-			        &p->labels[smp->label_first + i];
+		for (uint32_t i = 0; i < nl; i++) {
+			const struct pp_label *l = &labels[i];
 			size_t kl, vl;
 			const char *k = pp_profile_strn(p, l->key, &kl);
 			const char *val = pp_profile_strn(p, l->str, &vl);
@@ -222,8 +222,8 @@ static int add_tags(struct pp_view *v, uint32_t s, uint32_t n, int64_t w,
 {
 	struct pp_graph_tags *vt = v->tags;
 	const struct pp_profile *p = v->graph->prof;
-	const struct pp_sample *smp = &p->samples[s];
-	uint32_t label = vt->sample_label[s];
+	uint32_t label = vt->sample_label[s], nl;
+	const struct pp_label *labels = pp_sample_labels(p, s, &nl);
 	struct pp_graph_tag *t;
 	int err;
 
@@ -235,8 +235,8 @@ static int add_tags(struct pp_view *v, uint32_t s, uint32_t n, int64_t w,
 	}
 	if (vt->bytes_key == PP_NONE)
 		return 0;
-	for (uint32_t i = 0; i < smp->label_count; i++) {
-		const struct pp_label *l = &p->labels[smp->label_first + i];
+	for (uint32_t i = 0; i < nl; i++) {
+		const struct pp_label *l = &labels[i];
 		uint32_t name;
 
 		if (l->key != vt->bytes_key || l->str != 0)
@@ -298,7 +298,8 @@ static int accumulate_tags(struct pp_view *v, const bool *kept,
 		int64_t dw = v->graph->opts.mean ? vals[0] : 0;
 		uint32_t leaf;
 
-		if ((vt->sample_label[s] == 0 && smp->label_count == 0) ||
+		if ((vt->sample_label[s] == 0 &&
+		     pp_sample_label_range(p, s).count == 0) ||
 		    (w == 0 && dw == 0) || smp->loc_count == 0)
 			continue;
 		stamp++;
@@ -582,7 +583,7 @@ static int call_tree_tags(struct pp_view *v)
 		uint32_t leaf = g->sample_leaf[s];
 
 		if (leaf == PP_NONE || (v->tags->sample_label[s] == 0 &&
-		                        p->samples[s].label_count == 0))
+		                        pp_sample_label_range(p, s).count == 0))
 			continue;
 		for (uint32_t n = leaf; n != PP_NONE; n = g->tree_parent[n])
 			if ((err = add_tags(v, s, n, w, dw, false)) < 0)

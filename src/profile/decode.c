@@ -95,6 +95,10 @@ struct sample_sink {
 	size_t cap_values;
 	struct pp_label *labels;
 	size_t nlabels, cap_labels;
+	/* Per sample, its labels; NULL until a sample has some
+	 * (pp_profile__note_labels). */
+	struct pp_label_range *label_ranges;
+	size_t cap_label_ranges;
 	int64_t *vals; /* the values of the sample being read */
 	size_t cap_vals;
 };
@@ -702,11 +706,13 @@ static int add_sample(struct decoder *d, struct sample_sink *k,
 	if (nt)
 		memcpy(k->values + k->nsamples * nt, k->vals,
 		       nt * sizeof(*k->vals));
+	if ((err = pp_profile__note_labels(
+	             d->ctx, &k->label_ranges, &k->cap_label_ranges,
+	             k->nsamples, label_first, k->nlabels - label_first)) < 0)
+		return err;
 	smp = &k->samples[k->nsamples++];
 	smp->loc_first = (uint32_t)loc_first;
 	smp->loc_count = (uint32_t)(k->nlocs - loc_first);
-	smp->label_first = (uint32_t)label_first;
-	smp->label_count = (uint32_t)(k->nlabels - label_first);
 	return 0;
 }
 
@@ -763,6 +769,8 @@ static void sink_from_profile(struct sample_sink *k, struct pp_profile *p)
 	k->labels = p->labels;
 	k->nlabels = p->nlabels;
 	k->cap_labels = pf->cap_labels;
+	k->label_ranges = p->sample_labels;
+	k->cap_label_ranges = pf->cap_sample_labels;
 }
 
 static void sink_to_profile(struct sample_sink *k, struct pp_profile *p)
@@ -780,12 +788,17 @@ static void sink_to_profile(struct sample_sink *k, struct pp_profile *p)
 	p->labels = k->labels;
 	p->nlabels = k->nlabels;
 	pf->cap_labels = k->cap_labels;
+	p->sample_labels = k->label_ranges;
+	pf->cap_sample_labels = k->cap_label_ranges;
 }
 
-/* Append the second half's labels to the first's. */
+/* Append the second half's labels to the first's, whose samples are
+ * followed by the second half's. */
 static int append_labels(struct decoder *d, struct sample_sink *a,
                          const struct sample_sink *b)
 {
+	size_t base = a->nlabels, at = a->nsamples;
+	bool fresh;
 	int err;
 
 	if (a->nlabels + b->nlabels >= UINT32_MAX)
@@ -799,6 +812,24 @@ static int append_labels(struct decoder *d, struct sample_sink *a,
 		memcpy(a->labels + a->nlabels, b->labels,
 		       b->nlabels * sizeof(*b->labels));
 	a->nlabels += b->nlabels;
+	if (!a->label_ranges && !b->label_ranges)
+		return 0;
+	fresh = !a->label_ranges;
+	if ((err = pp_grow(d->ctx, (void **)&a->label_ranges,
+	                   &a->cap_label_ranges, at + b->nsamples + 1,
+	                   sizeof(*a->label_ranges))) < 0)
+		return err;
+	if (fresh) /* the first half had no labels */
+		memset(a->label_ranges, 0, at * sizeof(*a->label_ranges));
+	for (size_t i = 0; i < b->nsamples; i++) {
+		struct pp_label_range r = {0, 0};
+
+		if (b->label_ranges) {
+			r = b->label_ranges[i];
+			r.first += (uint32_t)base;
+		}
+		a->label_ranges[at + i] = r;
+	}
 	return 0;
 }
 
@@ -916,8 +947,6 @@ static int walk_samples_split(struct decoder *d, struct sample_sink *k,
 			struct pp_sample *smp = &k->samples[mid_index + i];
 
 			smp->loc_first += (uint32_t)k->nlocs;
-			smp->label_first +=
-			        (uint32_t)(k->nlabels - job->sink.nlabels);
 		}
 		move_down(k->locs + k->nlocs, job->sink.locs, job->sink.nlocs);
 		k->nsamples += job->sink.nsamples;
@@ -935,6 +964,7 @@ static int walk_samples_split(struct decoder *d, struct sample_sink *k,
 		}
 	}
 	pp_free(d->ctx, job->sink.labels);
+	pp_free(d->ctx, job->sink.label_ranges);
 	pp_free(d->ctx, job->sink.vals);
 	return err;
 }
@@ -1281,6 +1311,7 @@ void pp_decode_stream_free(struct pp_decode_stream *s)
 	pp_free(s->ctx, s->narrow);
 	pp_free(s->ctx, s->k.values);
 	pp_free(s->ctx, s->k.labels);
+	pp_free(s->ctx, s->k.label_ranges);
 	pp_free(s->ctx, s->k.vals);
 	pp_free(s->ctx, s);
 }
@@ -1564,11 +1595,16 @@ static bool stream_sample_packed(struct pp_decode_stream *s, const uint8_t *p,
 	}
 	if (nvals != nt)
 		goto other;
+	/* The call only for samples it has something to do for: most
+	 * profiles have no labels. */
+	if ((k->label_ranges || k->nlabels > label_first) &&
+	    pp_profile__note_labels(s->ctx, &k->label_ranges,
+	                            &k->cap_label_ranges, k->nsamples,
+	                            label_first, k->nlabels - label_first) < 0)
+		goto other;
 	smp = &k->samples[k->nsamples++];
 	smp->loc_first = (uint32_t)k->nlocs;
 	smp->loc_count = (uint32_t)(nlocs - k->nlocs);
-	smp->label_first = (uint32_t)label_first;
-	smp->label_count = (uint32_t)(k->nlabels - label_first);
 	k->nlocs = nlocs;
 	s->nloc_ids = nloc_ids;
 	return true;
@@ -1659,11 +1695,13 @@ static bool stream_sample(struct pp_decode_stream *s, const struct pp_field *sf,
 	if (s->nt)
 		memcpy(k->values + k->nsamples * s->nt, k->vals,
 		       s->nt * sizeof(*k->vals));
+	if (pp_profile__note_labels(s->ctx, &k->label_ranges,
+	                            &k->cap_label_ranges, k->nsamples,
+	                            label_first, k->nlabels - label_first) < 0)
+		return false;
 	smp = &k->samples[k->nsamples++];
 	smp->loc_first = (uint32_t)loc_first;
 	smp->loc_count = (uint32_t)(k->nlocs - loc_first);
-	smp->label_first = (uint32_t)label_first;
-	smp->label_count = (uint32_t)(k->nlabels - label_first);
 	return true;
 }
 
@@ -1900,6 +1938,7 @@ static int adopt_samples(struct decoder *d, struct pp_decode_stream *s)
 	pp_free(d->ctx, p->sample_locs);
 	pp_free(d->ctx, p->values);
 	pp_free(d->ctx, p->labels);
+	pp_free(d->ctx, p->sample_labels);
 	sink_to_profile(k, p);
 	if (!s->wide) {
 		p->sample_locs = s->narrow;

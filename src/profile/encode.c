@@ -90,6 +90,8 @@ static void put_samples(struct buf *b, const struct pp_profile *p,
 	for (uint32_t s = 0; s < p->nsamples && b->err >= 0; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *v = pp_profile_sample_values(p, s);
+		const struct pp_label *labels;
+		uint32_t nlabels;
 
 		if ((b->err = pp_interrupt_poll(b->ctx, s)) < 0)
 			break;
@@ -104,9 +106,9 @@ static void put_samples(struct buf *b, const struct pp_profile *p,
 			put_varint(packed, (uint64_t)v[k]);
 		if (nt)
 			put_sub(sub, 2, packed);
-		for (uint32_t k = 0; k < smp->label_count; k++) {
-			const struct pp_label *l =
-			        &p->labels[smp->label_first + k];
+		labels = pp_sample_labels(p, s, &nlabels);
+		for (uint32_t k = 0; k < nlabels; k++) {
+			const struct pp_label *l = &labels[k];
 
 			put_field(packed, 1, l->key);
 			put_field(packed, 2, l->str);

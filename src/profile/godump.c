@@ -426,15 +426,17 @@ static bool same_sample(const struct reader *r, uint32_t s,
 {
 	const struct pp_profile *p = r->p;
 	const struct pp_sample *ps = &p->samples[s];
+	uint32_t has;
+	const struct pp_label *own = pp_sample_labels(p, s, &has);
 
 	/* memcmp must not see the NULL arrays of a goroutine with no frames
 	 * or no labels, even for zero bytes (C11 7.24.1p2). */
-	if (ps->loc_count != r->g.nlocs || ps->label_count != nlabels)
+	if (ps->loc_count != r->g.nlocs || has != nlabels)
 		return false;
 	if (!pp_sample_stack_is(p, ps, r->g.locs, r->g.nlocs))
 		return false;
-	return nlabels == 0 || memcmp(p->labels + ps->label_first, labels,
-	                              nlabels * sizeof(*labels)) == 0;
+	return nlabels == 0 ||
+	       memcmp(own, labels, nlabels * sizeof(*labels)) == 0;
 }
 
 /* The goroutine read so far becomes a sample, or counts in an equal one. */

@@ -138,12 +138,31 @@ void pp_profile_free(struct pp_profile *p)
 	pp_free(ctx, p->sample_locs);
 	pp_free(ctx, p->values);
 	pp_free(ctx, p->labels);
+	pp_free(ctx, p->sample_labels);
 	pp_free(ctx, p->locations);
 	pp_free(ctx, p->lines);
 	pp_free(ctx, p->functions);
 	pp_free(ctx, p->mappings);
 	pp_free(ctx, p->comments);
 	pp_free(ctx, pp_profile__in(p));
+}
+
+int pp_profile__note_labels(struct pp_ctx *ctx, struct pp_label_range **ranges,
+                            size_t *cap, size_t i, size_t first, size_t count)
+{
+	bool first_labelled = !*ranges;
+	int err;
+
+	if (first_labelled && count == 0)
+		return 0;
+	if ((err = pp_grow(ctx, (void **)ranges, cap, i + 1,
+	                   sizeof(**ranges))) < 0)
+		return err;
+	if (first_labelled)
+		memset(*ranges, 0, i * sizeof(**ranges));
+	(*ranges)[i].first = (uint32_t)first;
+	(*ranges)[i].count = (uint32_t)count;
+	return 0;
 }
 
 static int too_many(struct pp_profile *p, const char *what)
@@ -302,8 +321,11 @@ int pp_profile_add_sample(struct pp_profile *p, const uint32_t *locs,
 	s = &p->samples[p->nsamples];
 	s->loc_first = (uint32_t)p->nsample_locs;
 	s->loc_count = (uint32_t)nlocs;
-	s->label_first = (uint32_t)p->nlabels;
-	s->label_count = (uint32_t)nlabels;
+	if ((err = pp_profile__note_labels(
+	             p->ctx, &p->sample_labels,
+	             &pp_profile__in(p)->cap_sample_labels, p->nsamples,
+	             p->nlabels, nlabels)) < 0)
+		return err;
 	if (nlocs && p->loc_bytes == 4)
 		memcpy((uint32_t *)p->sample_locs + p->nsample_locs, locs,
 		       nlocs * sizeof(*locs));

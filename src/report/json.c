@@ -811,6 +811,7 @@ int pp_report_traces_json(struct pp_report *r, FILE *out)
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *v = p->values + (size_t)s * p->nsample_types;
 		int64_t value = v[r->sample_index];
+		bool labelled = pp_sample_label_range(p, s).count != 0;
 		bool first = true;
 
 		if (smp->loc_count == 0)
@@ -822,16 +823,16 @@ int pp_report_traces_json(struct pp_report *r, FILE *out)
 		first_trace = false;
 		put_value(r, out, value);
 		fputs(",\"labels\":", out);
-		if (smp->label_count &&
+		if (labelled &&
 		    (err = put_label_lines(r, s, false, &lines, out)) < 0)
 			goto done;
-		if (!smp->label_count)
+		if (!labelled)
 			fputs("[]", out);
 		fputs(",\"num_labels\":", out);
-		if (smp->label_count &&
+		if (labelled &&
 		    (err = put_label_lines(r, s, true, &lines, out)) < 0)
 			goto done;
-		if (!smp->label_count)
+		if (!labelled)
 			fputs("[]", out);
 		fputs(",\"frames\":[", out);
 		for (uint32_t k = 0; k < smp->loc_count; k++) {

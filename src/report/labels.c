@@ -50,8 +50,8 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
                            struct pp_report__lines *out)
 {
 	const struct pp_profile *p = r->prof;
-	const struct pp_sample *s = &p->samples[sample];
-	const struct pp_label *ls = p->labels + s->label_first;
+	uint32_t count;
+	const struct pp_label *ls = pp_sample_labels(p, sample, &count);
 	struct pp_strbuf b;
 	char *line, tmp[128];
 	size_t len;
@@ -59,7 +59,7 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 
 	pp_report__lines_clear(r, out);
 	pp_strbuf_init(&b, r->ctx);
-	for (uint32_t i = 0; i < s->label_count; i++) {
+	for (uint32_t i = 0; i < count; i++) {
 		size_t key_len;
 		const char *key = pp_profile_strn(p, ls[i].key, &key_len);
 		uint32_t nvals = 0, last_unit = 0;
@@ -68,7 +68,7 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 			continue;
 		/* Go pads a key's unit list only up to the last value that
 		 * has a unit; the units print only when every value has one. */
-		for (uint32_t j = i; j < s->label_count; j++) {
+		for (uint32_t j = i; j < count; j++) {
 			if (ls[j].key != ls[i].key || !is_kind(&ls[j], numeric))
 				continue;
 			nvals++;
@@ -83,7 +83,7 @@ int pp_report__label_lines(const struct pp_report *r, uint32_t sample,
 				pp_strbuf_addch(&b, ' ');
 		pp_strbuf_add(&b, key, key_len);
 		pp_strbuf_addstr(&b, style == PP_LABELS_TRACES ? ":  " : ":[");
-		for (uint32_t j = i, k = 0; j < s->label_count; j++) {
+		for (uint32_t j = i, k = 0; j < count; j++) {
 			const struct pp_label *l = &ls[j];
 
 			if (l->key != ls[i].key || !is_kind(l, numeric))

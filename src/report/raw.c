@@ -284,7 +284,7 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 			pp_report__out_bytes(o, " ", 1);
 		}
 		pp_report__out_bytes(o, "\n", 1);
-		if (smp->label_count == 0)
+		if (pp_sample_label_range(p, s).count == 0)
 			continue;
 		if ((err = pp_report__label_lines(r, s, false, PP_LABELS_RAW,
 		                                  &str)) < 0 ||

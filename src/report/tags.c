@@ -252,12 +252,12 @@ static int tags_report(struct pp_report *r, bool json, FILE *out)
 	if ((err = pp_report__num_units(r)) < 0)
 		goto done;
 	for (uint32_t s = 0; s < p->nsamples && err >= 0; s++) {
-		const struct pp_sample *smp = &p->samples[s];
 		int64_t v = p->values[(size_t)s * nt + r->sample_index];
+		uint32_t nl;
+		const struct pp_label *labels = pp_sample_labels(p, s, &nl);
 
-		for (uint32_t i = 0; i < smp->label_count && err >= 0; i++) {
-			const struct pp_label *l =
-			        &p->labels[smp->label_first + i];
+		for (uint32_t i = 0; i < nl && err >= 0; i++) {
+			const struct pp_label *l = &labels[i];
 			size_t kl, vl;
 			const char *key = pp_profile_strn(p, l->key, &kl);
 

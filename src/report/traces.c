@@ -180,7 +180,7 @@ int pp_report_traces(struct pp_report *r, FILE *out)
 		if (smp->loc_count == 0)
 			continue;
 		pp_report__out_str(o, SEPARATOR "\n");
-		if (smp->label_count) {
+		if (pp_sample_label_range(p, s).count) {
 			if ((err = pp_report__label_lines(r, s, false,
 			                                  PP_LABELS_TRACES,
 			                                  &labels)) < 0)

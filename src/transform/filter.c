@@ -131,8 +131,8 @@ int pp_work_build(struct pp_work *w, struct pp_profile **out)
 			goto done;
 	}
 	for (uint32_t s = 0; s < src->nsamples; s++) {
-		const struct pp_sample *smp = &src->samples[s];
 		const int64_t *values = pp_profile_sample_values(src, s);
+		struct pp_label_range r = pp_sample_label_range(src, s);
 		size_t nl = 0;
 
 		if ((err = pp_interrupt_poll(ctx, s)) < 0)
@@ -142,15 +142,12 @@ int pp_work_build(struct pp_work *w, struct pp_profile **out)
 		if (w->values)
 			values = w->values + (size_t)s * src->nsample_types;
 		if ((err = pp_grow(ctx, (void **)&labels, &cap_labels,
-		                   (size_t)smp->label_count + 2,
-		                   sizeof(*labels))) < 0)
+		                   (size_t)r.count + 2, sizeof(*labels))) < 0)
 			goto done;
-		for (uint32_t i = 0; i < smp->label_count; i++) {
-			const struct pp_label *l =
-			        &src->labels[smp->label_first + i];
+		for (uint32_t i = r.first; i < r.first + r.count; i++) {
+			const struct pp_label *l = &src->labels[i];
 
-			if (w->label_keep &&
-			    !w->label_keep[smp->label_first + i])
+			if (w->label_keep && !w->label_keep[i])
 				continue;
 			if (l->key == set_key && l->str != 0)
 				continue;

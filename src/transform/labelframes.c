@@ -127,19 +127,19 @@ static int label_name(struct pp_profile *p, uint32_t s, pp_str key,
                       const char *unit, char **buf, size_t *cap, bool *matched,
                       pp_str *out)
 {
-	const struct pp_sample *smp = &p->samples[s];
-	const struct pp_label *labels = p->labels + smp->label_first;
+	uint32_t n;
+	const struct pp_label *labels = pp_sample_labels(p, s, &n);
 	bool units = false;
 	size_t len = 0;
 	int err;
 
-	for (uint32_t i = 0; i < smp->label_count; i++)
+	for (uint32_t i = 0; i < n; i++)
 		if (labels[i].key == key && labels[i].str == 0 &&
 		    labels[i].num_unit != 0)
 			units = true;
 	/* Strings first, then numbers, as pprof's formatLabelValues. */
 	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t i = 0; i < smp->label_count; i++) {
+		for (uint32_t i = 0; i < n; i++) {
 			const struct pp_label *l = &labels[i];
 			char num[PP_LABEL_NUM_MAX];
 			const char *v, *u = "";

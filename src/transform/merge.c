@@ -334,12 +334,13 @@ static bool sample_eq(const struct pp_profile *dst, uint32_t i,
                       const struct pp_label *labels, uint32_t nlabels)
 {
 	const struct pp_sample *s = &dst->samples[i];
+	uint32_t has;
+	const struct pp_label *own = pp_sample_labels(dst, i, &has);
 
-	if (s->label_count != nlabels ||
-	    !pp_sample_stack_is(dst, s, locs, nlocs))
+	if (has != nlabels || !pp_sample_stack_is(dst, s, locs, nlocs))
 		return false;
 	for (uint32_t k = 0; k < nlabels; k++) {
-		const struct pp_label *a = &dst->labels[s->label_first + k];
+		const struct pp_label *a = &own[k];
 
 		if (a->key != labels[k].key || a->str != labels[k].str ||
 		    a->num != labels[k].num ||
@@ -385,26 +386,28 @@ static int sample_view(struct merger *m, uint32_t s, uint32_t **locs,
 {
 	const struct pp_profile *src = m->src;
 	const struct pp_sample *smp = &src->samples[s];
+	uint32_t nlabels;
+	const struct pp_label *own = pp_sample_labels(src, s, &nlabels);
 	int err;
 
 	if ((err = pp_grow(m->ctx, (void **)locs, cap_locs, smp->loc_count,
 	                   sizeof(**locs))) < 0 ||
-	    (err = pp_grow(m->ctx, (void **)labels, cap_labels,
-	                   smp->label_count, sizeof(**labels))) < 0)
+	    (err = pp_grow(m->ctx, (void **)labels, cap_labels, nlabels,
+	                   sizeof(**labels))) < 0)
 		return err;
 	for (uint32_t k = 0; k < smp->loc_count; k++)
 		if ((err = map_location(m, pp_sample_loc(src, smp, k),
 		                        &(*locs)[k])) < 0)
 			return err;
-	for (uint32_t k = 0; k < smp->label_count; k++) {
+	for (uint32_t k = 0; k < nlabels; k++) {
 		struct pp_label *l = &(*labels)[k];
 
-		*l = src->labels[smp->label_first + k];
+		*l = own[k];
 		l->key = S(m, l->key);
 		l->str = S(m, l->str);
 		l->num_unit = S(m, l->num_unit);
 	}
-	sort_labels(*labels, smp->label_count);
+	sort_labels(*labels, nlabels);
 	return 0;
 }
 
@@ -443,9 +446,9 @@ static int map_samples(struct merger *m)
 		if ((err = sample_view(m, s, &locs, &cap_locs, &labels,
 		                       &cap_labels)) < 0)
 			goto done;
-		hashes[s] =
-		        sample_hash((struct pp_locs){locs, 4}, smp->loc_count,
-		                    labels, smp->label_count);
+		hashes[s] = sample_hash((struct pp_locs){locs, 4},
+		                        smp->loc_count, labels,
+		                        pp_sample_label_range(src, s).count);
 	}
 	for (uint32_t s = 0; s < n; s++) {
 		const struct pp_sample *smp = &src->samples[s];
@@ -461,7 +464,8 @@ static int map_samples(struct merger *m)
 		if ((err = sample_view(m, s, &locs, &cap_locs, &labels,
 		                       &cap_labels)) < 0 ||
 		    (err = add_sample(m, hashes[s], locs, smp->loc_count, v,
-		                      labels, smp->label_count)) < 0)
+		                      labels,
+		                      pp_sample_label_range(src, s).count)) < 0)
 			goto done;
 	}
 done:
@@ -616,14 +620,15 @@ static bool same_labels(const struct pp_label *a, const struct pp_label *b,
 static bool same_sample(const struct pp_profile *src, uint32_t a, uint32_t b)
 {
 	const struct pp_sample *x = &src->samples[a], *y = &src->samples[b];
+	struct pp_label_range lx = pp_sample_label_range(src, a),
+	                      ly = pp_sample_label_range(src, b);
 
-	return x->loc_count == y->loc_count &&
-	       x->label_count == y->label_count &&
+	return x->loc_count == y->loc_count && lx.count == ly.count &&
 	       (x->loc_count == 0 ||
 	        pp_profile_locs_equal(src, x->loc_first, y->loc_first,
 	                              x->loc_count)) &&
-	       same_labels(src->labels + x->label_first,
-	                   src->labels + y->label_first, x->label_count);
+	       same_labels(src->labels + lx.first, src->labels + ly.first,
+	                   lx.count);
 }
 
 /* map_samples for a single profile whose locations are distinct. */
@@ -646,22 +651,22 @@ static int map_samples_direct(struct merger *m)
 	}
 	for (uint32_t s = 0; s < n; s++) {
 		const struct pp_sample *smp = &src->samples[s];
+		uint32_t nl;
+		const struct pp_label *own = pp_sample_labels(src, s, &nl);
 
 		hashes[s] = 0;
 		if ((err = pp_interrupt_poll(m->ctx, s)) < 0)
 			goto done;
 		if (is_zero(pp_profile_sample_values(src, s), nt))
 			continue;
-		if ((err = pp_grow(m->ctx, (void **)&labels, &cap_labels,
-		                   smp->label_count, sizeof(*labels))) < 0)
+		if ((err = pp_grow(m->ctx, (void **)&labels, &cap_labels, nl,
+		                   sizeof(*labels))) < 0)
 			goto done;
-		if (smp->label_count)
-			memcpy(labels, src->labels + smp->label_first,
-			       smp->label_count * sizeof(*labels));
-		sort_labels(labels, smp->label_count);
-		hashes[s] =
-		        sample_hash(pp_sample_locs(src, smp), smp->loc_count,
-		                    labels, smp->label_count);
+		if (nl)
+			memcpy(labels, own, nl * sizeof(*labels));
+		sort_labels(labels, nl);
+		hashes[s] = sample_hash(pp_sample_locs(src, smp),
+		                        smp->loc_count, labels, nl);
 	}
 	for (uint32_t s = 0; s < n; s++) {
 		const struct pp_sample *smp = &src->samples[s];
@@ -688,8 +693,9 @@ static int map_samples_direct(struct merger *m)
 		}
 		if ((err = sample_view(m, s, &locs, &cap_locs, &labels,
 		                       &cap_labels)) < 0 ||
-		    (err = pp_profile_add_sample(dst, locs, smp->loc_count, v,
-		                                 labels, smp->label_count)) < 0)
+		    (err = pp_profile_add_sample(
+		             dst, locs, smp->loc_count, v, labels,
+		             pp_sample_label_range(src, s).count)) < 0)
 			goto done;
 		rep[dst->nsamples - 1] = s;
 		table_set(&m->samples, slot, hashes[s], dst->nsamples - 1);

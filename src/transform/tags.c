@@ -265,9 +265,8 @@ static int matches(const struct pp_work *w, const struct num_units *units,
                    size_t *cap, bool *out)
 {
 	const struct pp_profile *p = w->src;
-	const struct pp_sample *smp = &p->samples[s];
-	const struct pp_label *labels = p->labels + smp->label_first;
-	uint32_t n = smp->label_count;
+	uint32_t n;
+	const struct pp_label *labels = pp_sample_labels(p, s, &n);
 
 	*out = false;
 	if (f->has_key && f->key == PP_NONE)
@@ -393,22 +392,22 @@ static int by_key(struct pp_work *w, const struct pp_regex *show,
 	for (size_t i = 0; i < p->nlabels; i++)
 		w->label_keep[i] = true;
 	for (uint32_t s = 0; s < p->nsamples; s++) {
-		const struct pp_sample *smp = &p->samples[s];
+		struct pp_label_range r = pp_sample_label_range(p, s);
 		int err;
 
 		if ((err = pp_interrupt_poll(w->ctx, s)) < 0)
 			return err;
 		if (!w->keep[s])
 			continue;
-		for (uint32_t i = 0; i < smp->label_count; i++) {
-			pp_str k = p->labels[smp->label_first + i].key;
+		for (uint32_t i = r.first; i < r.first + r.count; i++) {
+			pp_str k = p->labels[i].key;
 			bool ms = !show || match_str(show, p, k);
 			bool mh = hide && match_str(hide, p, k);
 
 			sm = sm || ms;
 			hm = hm || mh;
 			if (!ms || mh)
-				w->label_keep[smp->label_first + i] = false;
+				w->label_keep[i] = false;
 		}
 	}
 	if (show && !sm)

@@ -20,9 +20,29 @@
 
 enum { NSAMPLES = 250000, NLOCS = 3000 };
 
+/* Which samples have a label: a sample's label ranges are kept only once
+ * one has labels, and each thread starts without, so each half is tried
+ * with and without. */
+enum labelled { EVERY_FIFTH, FIRST_QUARTER, LAST_QUARTER, NONE };
+
+static bool has_label(enum labelled which, uint32_t s)
+{
+	switch (which) {
+	case EVERY_FIFTH:
+		return s % 5 == 0;
+	case FIRST_QUARTER:
+		return s < NSAMPLES / 4 && s % 5 == 0;
+	case LAST_QUARTER:
+		return s >= NSAMPLES / 4 * 3 && s % 5 == 0;
+	case NONE:
+		break;
+	}
+	return false;
+}
+
 /* poison: make one sample late in the run name a location that does not
  * exist, so the second thread meets the error. */
-static struct gbuf build(bool poison)
+static struct gbuf build(bool poison, enum labelled which)
 {
 	struct gbuf b = {0}, m = {0}, packed = {0};
 	uint64_t x = 12345;
@@ -52,7 +72,7 @@ static struct gbuf build(bool poison)
 		gb_varint(&packed, s % 7);
 		gb_varint(&packed, (s % 13) * 1000);
 		gb_msg(&m, 2, &packed);
-		if (s % 5 == 0) {
+		if (has_label(which, s)) {
 			struct gbuf l = {0};
 
 			gb_uint(&l, 1, 5);
@@ -106,20 +126,21 @@ static void same_model(const struct pp_profile *a, const struct pp_profile *b)
 	assert_int_equal(b->nlabels, a->nlabels);
 	for (uint32_t s = 0; s < a->nsamples; s++) {
 		const struct pp_sample *x = &a->samples[s], *y = &b->samples[s];
+		uint32_t nx, ny;
+		const struct pp_label *lx = pp_sample_labels(a, s, &nx);
+		const struct pp_label *ly = pp_sample_labels(b, s, &ny);
 
 		assert_int_equal(x->loc_count, y->loc_count);
-		assert_int_equal(x->label_count, y->label_count);
+		assert_int_equal(nx, ny);
 		for (uint32_t k = 0; k < x->loc_count; k++)
 			assert_int_equal(pp_sample_loc(a, x, k),
 			                 pp_sample_loc(b, y, k));
 		assert_memory_equal(pp_profile_sample_values(a, s),
 		                    pp_profile_sample_values(b, s),
 		                    2 * sizeof(int64_t));
-		for (uint32_t l = 0; l < x->label_count; l++) {
-			const struct pp_label *la =
-			        &a->labels[x->label_first + l];
-			const struct pp_label *lb =
-			        &b->labels[y->label_first + l];
+		for (uint32_t l = 0; l < nx; l++) {
+			const struct pp_label *la = &lx[l];
+			const struct pp_label *lb = &ly[l];
 
 			assert_string_equal(pp_profile_str(a, la->str),
 			                    pp_profile_str(b, lb->str));
@@ -127,14 +148,13 @@ static void same_model(const struct pp_profile *a, const struct pp_profile *b)
 	}
 }
 
-static void test_decode_split__same_as_single_thread(void **state)
+static void same_as_single_thread(enum labelled which)
 {
-	struct gbuf b = build(false);
+	struct gbuf b = build(false, which);
 	struct pp_ctx one = PP_CTX_INIT, two = PP_CTX_INIT, own = PP_CTX_INIT;
 	struct pp_profile *p1 = NULL, *p2 = NULL, *p3 = NULL;
 	uint8_t *copy = malloc(b.len);
 
-	(void)state;
 	/* An allocation hook keeps the decoder on one thread. */
 	one.alloc.malloc_fn = plain_malloc;
 	one.alloc.realloc_fn = plain_realloc;
@@ -146,17 +166,53 @@ static void test_decode_split__same_as_single_thread(void **state)
 	assert_int_equal(pp_decode_owned(&own, "own", copy, b.len, &p3), 0);
 	same_model(p1, p2);
 	same_model(p1, p3);
-	/* Every fifth sample has a label, alternating v1 and v2. */
-	assert_int_equal(p1->nlabels, NSAMPLES / 5);
+	/* The labelled samples have one each, alternating v1 and v2. */
+	for (uint32_t s = 0; s < NSAMPLES; s++) {
+		uint32_t n;
+		const struct pp_label *l = pp_sample_labels(p2, s, &n);
+
+		assert_int_equal(n, has_label(which, s) ? 1 : 0);
+		if (n)
+			assert_string_equal(pp_profile_str(p2, l->str),
+			                    s % 2 ? "v2" : "v1");
+	}
+	if (which == NONE)
+		assert_null(p2->sample_labels);
+	else
+		assert_non_null(p2->sample_labels);
 	pp_profile_free(p1);
 	pp_profile_free(p2);
 	pp_profile_free(p3);
 	free(b.p);
 }
 
+static void test_decode_split__same_as_single_thread(void **state)
+{
+	(void)state;
+	same_as_single_thread(EVERY_FIFTH);
+}
+
+static void test_decode_split__labels_in_first_half_only(void **state)
+{
+	(void)state;
+	same_as_single_thread(FIRST_QUARTER);
+}
+
+static void test_decode_split__labels_in_second_half_only(void **state)
+{
+	(void)state;
+	same_as_single_thread(LAST_QUARTER);
+}
+
+static void test_decode_split__no_labels(void **state)
+{
+	(void)state;
+	same_as_single_thread(NONE);
+}
+
 static void test_decode_split__error_in_second_half(void **state)
 {
-	struct gbuf b = build(true);
+	struct gbuf b = build(true, EVERY_FIFTH);
 	struct pp_ctx ctx = PP_CTX_INIT;
 	struct pp_profile *p = NULL;
 
@@ -172,6 +228,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_decode_split__same_as_single_thread),
+	        cmocka_unit_test(test_decode_split__labels_in_first_half_only),
+	        cmocka_unit_test(test_decode_split__labels_in_second_half_only),
+	        cmocka_unit_test(test_decode_split__no_labels),
 	        cmocka_unit_test(test_decode_split__error_in_second_half),
 	};
 

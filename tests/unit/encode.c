@@ -42,6 +42,9 @@ static void assert_same(const struct pp_profile *a, const struct pp_profile *b)
 	assert_int_equal(a->nsamples, b->nsamples);
 	for (uint32_t s = 0; s < a->nsamples; s++) {
 		const struct pp_sample *x = &a->samples[s], *y = &b->samples[s];
+		uint32_t nx, ny;
+		const struct pp_label *lx = pp_sample_labels(a, s, &nx);
+		const struct pp_label *ly = pp_sample_labels(b, s, &ny);
 
 		assert_int_equal(x->loc_count, y->loc_count);
 		for (uint32_t k = 0; k < x->loc_count; k++)
@@ -55,12 +58,10 @@ static void assert_same(const struct pp_profile *a, const struct pp_profile *b)
 		assert_memory_equal(pp_profile_sample_values(a, s),
 		                    pp_profile_sample_values(b, s),
 		                    a->nsample_types * sizeof(int64_t));
-		assert_int_equal(x->label_count, y->label_count);
-		for (uint32_t k = 0; k < x->label_count; k++) {
-			const struct pp_label *la =
-			        &a->labels[x->label_first + k];
-			const struct pp_label *lb =
-			        &b->labels[y->label_first + k];
+		assert_int_equal(nx, ny);
+		for (uint32_t k = 0; k < nx; k++) {
+			const struct pp_label *la = &lx[k];
+			const struct pp_label *lb = &ly[k];
 
 			assert_same_str(a, la->key, b, lb->key);
 			assert_same_str(a, la->str, b, lb->str);

@@ -61,10 +61,11 @@ static const char *frame(const struct pp_profile *p, uint32_t sample,
 static const char *label(const struct pp_profile *p, uint32_t sample,
                          const char *key, int64_t *num)
 {
-	const struct pp_sample *s = &p->samples[sample];
+	uint32_t n;
+	const struct pp_label *labels = pp_sample_labels(p, sample, &n);
 
-	for (uint32_t i = 0; i < s->label_count; i++) {
-		const struct pp_label *l = &p->labels[s->label_first + i];
+	for (uint32_t i = 0; i < n; i++) {
+		const struct pp_label *l = &labels[i];
 
 		if (strcmp(str(p, l->key), key) == 0) {
 			*num = l->num;

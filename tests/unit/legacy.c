@@ -256,7 +256,7 @@ static void test_legacy__heap_profile(void **state)
 	/* every address, the first too, is a return address */
 	assert_int_equal(p->locations[0].address, 0x401010);
 	/* the bytes label is the in-use block size */
-	assert_int_equal(p->samples[0].label_count, 1);
+	assert_int_equal(pp_sample_label_range(p, 0).count, 1);
 	assert_string_equal(pp_profile_str(p, p->labels[0].key), "bytes");
 	assert_int_equal(p->labels[0].num, 100);
 	assert_int_equal(p->period, 1);

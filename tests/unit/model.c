@@ -1,6 +1,7 @@
 /*
  * The model's location indices: 16 bits each while they fit, 32 once one
- * does not, and narrowed again when the profile allows.
+ * does not, and narrowed again when the profile allows. Its per-sample
+ * label ranges: none until a sample has labels.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,12 +174,66 @@ static void test_model__allocation_failures(void **state)
 	}
 }
 
+/* No label range is kept while no sample has labels; the first sample
+ * with some gives every earlier one an empty range, and allocation
+ * failures leave the profile as it was. */
+static void test_model__label_ranges_from_the_first_label(void **state)
+{
+	(void)state;
+	for (long n = 0;; n++) {
+		struct failing_alloc f;
+		struct pp_ctx ctx = PP_CTX_INIT;
+		struct pp_profile *p = many_locations(&ctx);
+		struct pp_label l = {0};
+		uint32_t locs[64], count, nl;
+		int64_t v = 1;
+		bool failed;
+		int err = 0;
+
+		l.key = pp_profile_intern(p, "k");
+		l.num = 7;
+		failing_alloc_install(&ctx, &f, n);
+		for (uint32_t s = 0; s < 20 && err == 0; s++) {
+			count = stack_of(s, locs);
+			/* Samples 10 and 12 have one label each. */
+			err = pp_profile_add_sample(p, locs, count, &v, &l,
+			                            s >= 10 && s % 2 == 0 &&
+			                                    s < 14);
+			if (err == 0 && s < 10)
+				assert_null(p->sample_labels);
+		}
+		failed = f.failed;
+		failing_alloc_install(&ctx, &f, -1);
+		if (!failed)
+			assert_int_equal(err, 0);
+		else
+			assert_int_equal(err, PP_ENOMEM);
+		check_stacks(p, p->nsamples);
+		for (uint32_t s = 0; s < p->nsamples; s++) {
+			const struct pp_label *got =
+			        pp_sample_labels(p, s, &nl);
+
+			assert_int_equal(nl, s == 10 || s == 12);
+			if (nl)
+				assert_int_equal(got->num, 7);
+		}
+		assert_int_equal(p->nlabels, p->nsamples > 12   ? 2
+		                             : p->nsamples > 10 ? 1
+		                                                : 0);
+		pp_profile_free(p);
+		if (!failed)
+			break;
+		assert_true(n < 10000);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_model__widens_on_the_first_wide_index),
 	        cmocka_unit_test(test_model__set_sample_locs_narrows),
 	        cmocka_unit_test(test_model__allocation_failures),
+	        cmocka_unit_test(test_model__label_ranges_from_the_first_label),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

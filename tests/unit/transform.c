@@ -234,6 +234,8 @@ static char *dump(const struct pp_profile *p)
 	for (uint32_t s = 0; s < p->nsamples; s++) {
 		const struct pp_sample *smp = &p->samples[s];
 		const int64_t *v = pp_profile_sample_values(p, s);
+		uint32_t nl;
+		const struct pp_label *labels = pp_sample_labels(p, s, &nl);
 
 		for (uint32_t i = smp->loc_count; i-- > 0;) {
 			const struct pp_location *l =
@@ -257,9 +259,8 @@ static char *dump(const struct pp_profile *p)
 			         (long long)v[t]);
 			put(&buf, &len, &cap, tmp);
 		}
-		for (uint32_t i = 0; i < smp->label_count; i++) {
-			const struct pp_label *l =
-			        &p->labels[smp->label_first + i];
+		for (uint32_t i = 0; i < nl; i++) {
+			const struct pp_label *l = &labels[i];
 
 			if (l->str)
 				snprintf(tmp, sizeof(tmp), " %s=%s",
