@@ -55,6 +55,13 @@ struct pp_tree {
 	/* pp_tree_new_cut left subtrees out (their values are in their
 	 * parents' totals). */
 	bool cut;
+	/* When cut: the whole tree's max_depth, and per node the summed
+	 * value of its children left out whose value is positive and how
+	 * many they are, which is all a flame graph draws of frames too thin
+	 * to be drawn one by one (one box for them all). NULL when not. */
+	uint32_t whole_depth;
+	int64_t *cut_value;
+	uint32_t *cut_count;
 	/* Per node, only when has_base (else NULL). */
 	int64_t *base_self, *base_total;
 

@@ -96,9 +96,9 @@ struct builder {
 	struct task *tasks;
 	size_t ntasks, cap_tasks;
 	uint64_t pending;
-	/* Room in t->nodes and t->base_self: the tree grows only while it
-	 * is built. */
-	size_t cap_nodes, cap_base;
+	/* Room in t->nodes, t->base_self and t->cut_value/cut_count: the
+	 * tree grows only while it is built. */
+	size_t cap_nodes, cap_base, cap_cut_value, cap_cut_count;
 	/* pp_tree_new_cut: the share of the root a subtree needs to be
 	 * built, and from it (once the root's value is known) the value;
 	 * cutting is false when nothing is cut. */
@@ -153,6 +153,40 @@ static uint32_t next_key(const struct builder *b, struct cursor *c)
 	return c->key = b->fkey[b->lnf[l] + c->line];
 }
 
+/* Room for n nodes in t->cut_value and t->cut_count, the new ones
+ * zero. */
+static int cut_room(struct builder *b, size_t n)
+{
+	struct pp_tree *t = b->t;
+	size_t had = b->cap_cut_value;
+	int err;
+
+	if ((err = pp_grow(t->ctx, (void **)&t->cut_value, &b->cap_cut_value, n,
+	                   sizeof(*t->cut_value))) < 0 ||
+	    (err = pp_grow(t->ctx, (void **)&t->cut_count, &b->cap_cut_count, n,
+	                   sizeof(*t->cut_count))) < 0)
+		return err;
+	if (b->cap_cut_value > had) {
+		memset(t->cut_value + had, 0,
+		       (b->cap_cut_value - had) * sizeof(*t->cut_value));
+		/* Both grew from the same size to the same size. */
+		memset(t->cut_count + had, 0,
+		       (b->cap_cut_count - had) * sizeof(*t->cut_count));
+	}
+	return 0;
+}
+
+/* A subtree of value v under node parent was left out. */
+static void note_cut(struct pp_tree *t, uint32_t parent, int64_t v)
+{
+	t->nodes[parent].total = add64(t->nodes[parent].total, v);
+	if (v > 0) {
+		t->cut_value[parent] = add64(t->cut_value[parent], v);
+		t->cut_count[parent]++;
+	}
+	t->cut = true;
+}
+
 static int new_node(struct builder *b, uint32_t parent, uint32_t key,
                     uint32_t depth, uint32_t *out)
 {
@@ -173,6 +207,8 @@ static int new_node(struct builder *b, uint32_t parent, uint32_t key,
 			return err;
 		t->base_self[t->nnodes] = 0;
 	}
+	if (b->cutting && (err = cut_room(b, (size_t)t->nnodes + 1)) < 0)
+		return err;
 	n = &t->nodes[t->nnodes];
 	n->parent = parent;
 	n->frame = key ? b->by_rank[key - 1] : PP_NONE;
@@ -475,6 +511,22 @@ static uint64_t guess_frames(const struct builder *b, uint64_t nlocs)
 	       (nlocs % nl) * b->lnf[b->p->nlocations] / nl + 1;
 }
 
+/* A cut tree's whole depth: the most frames a stack has, which is the
+ * depth of the whole tree's deepest node. */
+static void note_depth(struct builder *b, const struct pp_sample *smp)
+{
+	struct pp_locs locs = pp_sample_locs(b->p, smp);
+	uint32_t frames = 0;
+
+	for (uint32_t i = 0; i < smp->loc_count; i++) {
+		uint32_t l = pp_locs_at(locs, i);
+
+		frames += b->lnf[l + 1] - b->lnf[l];
+	}
+	if (frames > b->t->whole_depth)
+		b->t->whole_depth = frames;
+}
+
 /*
  * One cursor per distinct stack of the samples with a value, found with a
  * hash of the whole location list. *out: how many, *nlocs: how many
@@ -569,6 +621,8 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
 		}
 		b->cur[m].line = 0;
 		all += smp->loc_count;
+		if (b->cut_share > 0)
+			note_depth(b, smp);
 		b->weight[m] = w;
 		b->base[m] = (unsigned char)(tag & 1);
 		if (tag & 1)
@@ -644,13 +698,10 @@ static int build_top(struct builder *b)
 		if (v < b->cut_min) {
 			if (tk.parent == PP_NONE) {
 				b->root_cut[b->roots_taken++] = v;
+				b->t->cut = true;
 			} else {
-				struct pp_tree_node *p =
-				        &b->t->nodes[tk.parent];
-
-				p->total = add64(p->total, v);
+				note_cut(b->t, tk.parent, v);
 			}
-			b->t->cut = true;
 			return 0;
 		}
 	}
@@ -744,6 +795,7 @@ static int start_part(struct builder *b, struct part *pt, size_t cut)
 	pt->b.ntasks = pt->b.cap_tasks = 0;
 	pt->b.pending = 0;
 	pt->b.cap_nodes = pt->b.cap_base = 0;
+	pt->b.cap_cut_value = pt->b.cap_cut_count = 0;
 	pt->root_parents = pp_malloc(t->ctx, cut * sizeof(*pt->root_parents));
 	pt->b.tasks = pp_malloc(t->ctx, cut * sizeof(*pt->b.tasks));
 	pt->b.count = pp_calloc(t->ctx, (size_t)b->nkeys, sizeof(*b->count));
@@ -797,6 +849,16 @@ static int join_part(struct builder *b, struct part *pt)
 	                   (size_t)t->nnodes + pt->t.nnodes,
 	                   sizeof(*t->nodes))) < 0)
 		return err;
+	if (b->cutting) {
+		if ((err = cut_room(b, (size_t)t->nnodes + pt->t.nnodes)) < 0)
+			return err;
+		if (pt->t.nnodes) {
+			memcpy(t->cut_value + base, pt->t.cut_value,
+			       pt->t.nnodes * sizeof(*t->cut_value));
+			memcpy(t->cut_count + base, pt->t.cut_count,
+			       pt->t.nnodes * sizeof(*t->cut_count));
+		}
+	}
 	/* In chunks, each returned to the system once copied, so that the
 	 * two arrays are not resident at once. */
 	for (uint32_t i = 0; i < pt->t.nnodes; i += JOIN_CHUNK) {
@@ -824,9 +886,7 @@ static int join_part(struct builder *b, struct part *pt)
 	/* First tasks too thin to be built: their parents' totals. */
 	for (uint32_t i = 0; i < pt->nroots; i++)
 		if (pt->b.root_cut[i])
-			t->nodes[pt->root_parents[i]].total =
-			        add64(t->nodes[pt->root_parents[i]].total,
-			              pt->b.root_cut[i]);
+			note_cut(t, pt->root_parents[i], pt->b.root_cut[i]);
 	t->cut = t->cut || pt->t.cut;
 	return 0;
 }
@@ -840,6 +900,8 @@ static void release_part(struct builder *b, struct part *pt)
 	pp_free(b->t->ctx, pt->b.root_built);
 	pp_free(b->t->ctx, pt->b.root_cut);
 	pp_free(b->t->ctx, pt->t.nodes);
+	pp_free(b->t->ctx, pt->t.cut_value);
+	pp_free(b->t->ctx, pt->t.cut_count);
 }
 
 static int add_samples(struct builder *b)
@@ -873,6 +935,8 @@ static int add_samples(struct builder *b)
 
 		b->cut_min = (int64_t)((double)all * b->cut_share);
 		b->cutting = all > 0 && b->cut_min > 0;
+		if (b->cutting && (err = cut_room(b, t->nnodes)) < 0)
+			return err;
 	}
 	/* The part keeps no base sums: a diff is built on one thread. A cut
 	 * tree is small, but finding its top still reads the first frames
@@ -1048,6 +1112,13 @@ static int tree_build(struct pp_ctx *ctx, const struct pp_profile *prof,
 	if ((err = new_node(&b, PP_NONE, 0, 0, &root)) < 0 ||
 	    (err = add_samples(&b)) < 0)
 		goto done;
+	if (!t->cut) {
+		pp_free(ctx, t->cut_value);
+		pp_free(ctx, t->cut_count);
+		t->cut_value = NULL;
+		t->cut_count = NULL;
+		t->whole_depth = 0;
+	}
 	/* Children come after their parents, so one backward sweep sums
 	 * every subtree and finds where it ends: a node's children have
 	 * added theirs when the sweep reaches it. */
@@ -1105,6 +1176,8 @@ void pp_tree_free(struct pp_tree *t)
 	pp_free(t->ctx, t->nodes);
 	pp_free(t->ctx, t->base_self);
 	pp_free(t->ctx, t->base_total);
+	pp_free(t->ctx, t->cut_value);
+	pp_free(t->ctx, t->cut_count);
 	pp_free(t->ctx, t->names);
 	pp_free(t->ctx, t->name_off);
 	pp_free(t->ctx, t);

@@ -12,8 +12,10 @@
 #include <cmocka.h>
 
 #include "helpers.h"
+#include "pprof/aggregate.h"
 #include "pprof/report.h"
 #include "pprof/session.h"
+#include "pprof/tree.h"
 
 /* The output of report fn as a string (owned by the caller). */
 static char *capture(int (*fn)(struct pp_report *, FILE *), struct pp_report *r)
@@ -148,6 +150,96 @@ static void test_report_cache__dot(void **state)
 	pp_report_free(r);
 }
 
+/* The flame graph of a fresh report, drawn from the top of the tree
+ * (pp_tree_new_cut: the subtrees too thin to be drawn left out, their
+ * "small frames" boxes from the cut tree's sums), is the one drawn from
+ * the whole tree, for frames merged from a tenth of a pixel up to the
+ * whole width, where even the root's children are all left out. */
+static void flame_cut_is_whole(struct pp_ctx *ctx,
+                               const struct pp_profile *prof, double minwidth,
+                               bool want_cut, bool want_root_alone,
+                               const char *want_text)
+{
+	struct pp_report_opts opts = {0};
+	struct pp_aggregate *cut_agg = NULL, *whole_agg = NULL;
+	struct pp_report *cut = NULL, *whole = NULL;
+	char *a, *b;
+
+	opts.flame.minwidth = minwidth;
+	assert_int_equal(pp_aggregate_new(ctx, prof, &cut_agg), 0);
+	assert_int_equal(pp_aggregate_new(ctx, prof, &whole_agg), 0);
+	assert_int_equal(pp_report_new_on(ctx, cut_agg, &opts, &cut), 0);
+	assert_int_equal(pp_report_new_on(ctx, whole_agg, &opts, &whole), 0);
+	a = capture(pp_report_flame, cut);
+	assert_int_equal(cut_agg->cut != NULL, want_cut);
+	assert_int_equal(cut_agg->tree == NULL, want_cut);
+	if (want_cut)
+		assert_int_equal(cut_agg->cut->nnodes == 1, want_root_alone);
+	assert_int_equal(pp_report_build_tree(whole), 0);
+	b = capture(pp_report_flame, whole);
+	assert_null(whole_agg->cut);
+	assert_string_equal(a, b);
+	if (want_text)
+		assert_non_null(strstr(a, want_text));
+	free(a);
+	free(b);
+	pp_report_free(cut);
+	pp_report_free(whole);
+	pp_aggregate_free(cut_agg);
+	pp_aggregate_free(whole_agg);
+}
+
+/* Three root frames of a third each, one sample of 1000 apiece. */
+static struct pp_profile *three_thirds(struct pp_ctx *ctx)
+{
+	struct pp_profile *p = pp_profile_new(ctx);
+	const char *names[] = {"a", "b", "c"};
+
+	assert_non_null(p);
+	assert_int_equal(
+	        pp_profile_add_sample_type(p, pp_profile_intern(p, "samples"),
+	                                   pp_profile_intern(p, "count")),
+	        0);
+	for (uint32_t i = 0; i < 3; i++) {
+		struct pp_function fn = {0};
+		struct pp_location loc = {0};
+		struct pp_line line = {0};
+		uint32_t l;
+		int64_t v = 1000;
+
+		fn.id = i + 1;
+		fn.name = pp_profile_intern(p, names[i]);
+		assert_int_equal(
+		        pp_profile_add_function(p, &fn, &line.function), 0);
+		loc.id = i + 1;
+		loc.mapping = PP_NONE;
+		assert_int_equal(pp_profile_add_location(p, &loc, &line, 1, &l),
+		                 0);
+		assert_int_equal(pp_profile_add_sample(p, &l, 1, &v, NULL, 0),
+		                 0);
+	}
+	return p;
+}
+
+static void test_report_cache__flame_from_cut_tree(void **state)
+{
+	struct profile_fixture *f = *state;
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *thirds = three_thirds(&ctx);
+
+	/* testdata/go/cpu.pb.gz, 233 samples of 10 ms: up to 2 pixels
+	 * (3.9 ms) no subtree is thin enough to leave out. */
+	flame_cut_is_whole(&f->ctx, f->prof, 0, false, false, NULL);
+	flame_cut_is_whole(&f->ctx, f->prof, 2, false, false, NULL);
+	flame_cut_is_whole(&f->ctx, f->prof, 20, true, false, NULL);
+	flame_cut_is_whole(&f->ctx, f->prof, 300, true, false, NULL);
+	flame_cut_is_whole(&f->ctx, f->prof, 1180, true, false, NULL);
+	flame_cut_is_whole(&f->ctx, f->prof, 5000, true, true, NULL);
+	/* Every frame left out, and drawn as one box of 3 small frames. */
+	flame_cut_is_whole(&ctx, thirds, 1180, true, true, "3 small frames");
+	pp_profile_free(thirds);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +247,7 @@ int main(void)
 	        cmocka_unit_test(test_report_cache__tree_leaves_options),
 	        cmocka_unit_test(test_report_cache__peek_edges),
 	        cmocka_unit_test(test_report_cache__dot),
+	        cmocka_unit_test(test_report_cache__flame_from_cut_tree),
 	};
 
 	return cmocka_run_group_tests(tests, profile_fixture_setup,

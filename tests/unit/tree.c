@@ -551,8 +551,8 @@ static void check_cut_of(void (*make)(struct fixture *, uint32_t, int64_t),
 	struct fixture fx;
 	struct pp_graph_opts go = {0};
 	struct pp_tree *t, *cut = NULL;
-	uint32_t c = 0, *map;
-	int64_t min;
+	uint32_t c = 0, *map, *left_count;
+	int64_t min, *left_value;
 
 	make(&fx, nsamples, low);
 	t = fx_tree(&fx, PP_GRAN_FUNCTIONS, false);
@@ -560,11 +560,20 @@ static void check_cut_of(void (*make)(struct fixture *, uint32_t, int64_t),
 	assert_true(t->nodes[0].total > 0);
 	min = (int64_t)((double)t->nodes[0].total * share);
 	map = calloc(t->nnodes, sizeof(*map));
+	left_value = calloc(cut->nnodes, sizeof(*left_value));
+	left_count = calloc(cut->nnodes, sizeof(*left_count));
 	assert_non_null(map);
+	assert_non_null(left_value);
+	assert_non_null(left_count);
 	for (uint32_t n = 0; n < t->nnodes;) {
 		const struct pp_tree_node *w = &t->nodes[n], *g;
 
 		if (n > 0 && w->total < min) {
+			/* Left out: its parent counts it if positive. */
+			if (w->total > 0) {
+				left_value[map[w->parent]] += w->total;
+				left_count[map[w->parent]]++;
+			}
 			n = w->end;
 			continue;
 		}
@@ -584,6 +593,15 @@ static void check_cut_of(void (*make)(struct fixture *, uint32_t, int64_t),
 	assert_int_equal(c, cut->nnodes);
 	assert_true(cut->cut);
 	assert_true(cut->nnodes > 10 && cut->nnodes < t->nnodes / 4);
+	/* What a flame graph draws of the subtrees left out. */
+	assert_int_equal(cut->whole_depth, t->max_depth);
+	assert_true(cut->max_depth < cut->whole_depth);
+	for (uint32_t k = 0; k < cut->nnodes; k++) {
+		assert_int_equal(cut->cut_value[k], left_value[k]);
+		assert_int_equal(cut->cut_count[k], left_count[k]);
+	}
+	free(left_value);
+	free(left_count);
 	free(map);
 	pp_tree_free(cut);
 	fx_release(&fx, t);
@@ -625,6 +643,8 @@ static void test_tree__cut_whole(void **state)
 	t = fx_tree(&fx, PP_GRAN_FUNCTIONS, false);
 	assert_int_equal(pp_tree_new_cut(&fx.ctx, fx.p, &go, 1e-9, &cut), 0);
 	assert_false(cut->cut);
+	assert_null(cut->cut_value);
+	assert_null(cut->cut_count);
 	assert_int_equal(cut->nnodes, t->nnodes);
 	for (uint32_t n = 0; n < t->nnodes; n++) {
 		assert_int_equal(cut->nodes[n].total, t->nodes[n].total);
