@@ -15,6 +15,7 @@
 #include "report/internal.h"
 #include "util/bytes.h"
 #include "util/goint.h"
+#include "util/strbuf.h"
 
 /* callgrind's name compression: "(N) name" the first time a name is
  * written, "(N)" after; "" for no name. Names are told apart by their text,
@@ -236,7 +237,8 @@ static int print_node(struct cg *c, uint32_t n, const struct pp_node *prev,
 	const struct pp_graph *g = r->agg->graph;
 	const struct pp_profile *p = r->prof;
 	const struct pp_node *node = &g->nodes[n];
-	int err;
+	struct pp_strbuf named; /* a shared name with its [i/n] */
+	int err = 0;
 
 	if (!prev || node->info.objfile != prev->info.objfile ||
 	    node->info.name != prev->info.name ||
@@ -254,12 +256,12 @@ static int print_node(struct cg *c, uint32_t n, const struct pp_node *prev,
 	put_address(out, prev, node->info.address);
 	fprintf(out, " %" PRId64 " %" PRId64 "\n", node->info.lineno,
 	        scaled(r, pp_node_flat(node)));
+	pp_strbuf_init(&named, r->ctx);
 	for (uint32_t i = c->edge_first[n]; i < c->edge_first[n + 1]; i++) {
 		const struct pp_edge *e = &g->edges[c->edge_ord[i]];
 		size_t len;
 		const char *name =
 		        pp_profile_strn(p, g->nodes[e->dst].info.name, &len);
-		char buf[4096];
 
 		/* An edge into a node with no value (a -diff_base that
 		 * cancels out) names no function, as pprof's lookup of a
@@ -267,31 +269,29 @@ static int print_node(struct cg *c, uint32_t n, const struct pp_node *prev,
 		if (!c->fn_index[e->dst]) {
 			len = 0;
 		} else if (c->fn_count[e->dst] > 1) {
-			char tail[64];
-			int w = snprintf(tail, sizeof(tail),
-			                 " [%" PRIu32 "/%" PRIu32 "]",
-			                 c->fn_index[e->dst],
-			                 c->fn_count[e->dst]);
-
-			if (len > sizeof(buf) - sizeof(tail))
-				len = sizeof(buf) - sizeof(tail);
-			memcpy(buf, name, len);
-			memcpy(buf + len, tail, (size_t)w);
-			len += (size_t)w;
-			name = buf;
+			pp_strbuf_reset(&named);
+			pp_strbuf_add(&named, name, len);
+			if ((err = pp_strbuf_addf(&named,
+			                          " [%" PRIu32 "/%" PRIu32 "]",
+			                          c->fn_index[e->dst],
+			                          c->fn_count[e->dst])) < 0)
+				break;
+			name = named.s;
+			len = named.len;
 		}
 		if ((err = put_name(r->ctx, out, "cfl=", c->fls,
 		                    c->file[e->dst], c->file_len[e->dst])) <
 		            0 ||
 		    (err = put_name(r->ctx, out, "cfn=", c->fns, name, len)) <
 		            0)
-			return err;
+			break;
 		fputs("calls=0 ", out);
 		put_address(out, prev, g->nodes[e->dst].info.address);
 		fprintf(out, " %" PRId64 "\n", g->nodes[e->dst].info.lineno);
 		fprintf(out, "* * %" PRId64 "\n", scaled(r, e->weight));
 	}
-	return 0;
+	pp_strbuf_release(&named);
+	return err;
 }
 
 int pp_report_callgrind(struct pp_report *r, FILE *out)

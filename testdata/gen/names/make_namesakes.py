@@ -2,14 +2,21 @@
 """Write testdata/names/namesakes.pb.gz: a CPU profile with three functions
 named f, two of them in one file (start lines 5 and 20) and one in another,
 all called from main, for the [i/n] suffixes that tell namesakes apart in
-pprof's callgrind output (tests/golden/callgrind.cases, namesakes).
+pprof's callgrind output (tests/golden/callgrind.cases, namesakes). With
+--long, the three are named f and 5,000 x's (a C++ template instance can
+be that long), written to testdata/names/namesakes_long.pb.gz: the suffix
+goes after the whole name (namesakes_long).
 
-    python3 testdata/gen/names/make_namesakes.py [OUT]
+    python3 testdata/gen/names/make_namesakes.py [--long] [OUT]
 
 The output depends on nothing but this file (gzip with mtime 0).
 """
 import gzip
 import sys
+args = sys.argv[1:]
+long_names = '--long' in args
+args = [a for a in args if a != '--long']
+F = 'f' + 'x' * 5000 if long_names else 'f'
 def varint(n):
     out = bytearray()
     while True:
@@ -27,7 +34,7 @@ def s(x):
 p = b''
 p += msg(1, vint(1, s('cpu')) + vint(2, s('nanoseconds')))
 # functions: 1 main, 2 f@1, 3 f@10 (same name and file), 4 g in another file
-funcs = [(1, 'main', 'a.c', 1), (2, 'f', 'a.c', 5), (3, 'f', 'a.c', 20), (4, 'f', 'b.c', 1)]
+funcs = [(1, 'main', 'a.c', 1), (2, F, 'a.c', 5), (3, F, 'a.c', 20), (4, F, 'b.c', 1)]
 for fid, name, fn, sl in funcs:
     p += msg(5, vint(1, fid) + vint(2, s(name)) + vint(3, s(name)) + vint(4, s(fn)) + vint(5, sl))
 # mapping
@@ -41,6 +48,8 @@ for locs_, v in samples:
 p += msg(11, vint(1, s('cpu')) + vint(2, s('nanoseconds'))) + vint(12, 10000000)
 body = b''.join(msg(6, x.encode()) for x in strings)
 data = gzip.compress(body + p, mtime=0)
-out = sys.argv[1] if len(sys.argv) > 1 else "testdata/names/namesakes.pb.gz"
+out = args[0] if args else (
+    "testdata/names/namesakes_long.pb.gz" if long_names
+    else "testdata/names/namesakes.pb.gz")
 with open(out, "wb") as fp:
     fp.write(data)
