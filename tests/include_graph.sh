@@ -48,7 +48,7 @@ EXC
 public_module() {
 	case $1 in
 	profile.h | decode.h | encode.h) echo profile ;;
-	error.h | format.h | outfile.h | strtab.h) echo util ;;
+	error.h | format.h | outfile.h | strtab.h | dynlib.h) echo util ;;
 	source.h | fetch.h) echo source ;;
 	srcfile.h) echo srcfile ;;
 	symbolize.h) echo symbolize ;;

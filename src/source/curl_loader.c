@@ -10,19 +10,16 @@
  * library when none was ever loaded (cleanup of nothing) do nothing.
  *
  * The fetcher is compiled against libcurl's headers as usual; only the
- * binding moves from the dynamic linker's start-up to the first fetch. The
- * table of loaded functions is process-wide, as the linker's own binding
- * would be, and is filled exactly once (pthread_once).
+ * binding moves from the dynamic linker's start-up to the first fetch
+ * (pprof/dynlib.h, which also keeps the table of loaded functions).
  */
 #define CURL_DISABLE_TYPECHECK 1
 #include <curl/curl.h>
-#include <dlfcn.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <stdio.h>
-#include <string.h>
+
+#include "pprof/dynlib.h"
 
 /* Every libcurl function pprof-c may call: name, return type, parameters.
  * A function missing here fails the link, not a fetch. */
@@ -54,78 +51,40 @@
 	  (struct curl_slist * list, const char *s))                         \
 	X(curl_slist_free_all, void, (struct curl_slist * list))
 
-struct curl_table {
-#define FIELD(name, ret, params) ret(*name) params;
-	PP_CURL_FUNCTIONS(FIELD)
-#undef FIELD
-	void *handle;
-	char error[256]; /* why loading failed; "" when it did not */
-};
-
-static struct curl_table curl_lib;
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-/* Set once curl_global_init went through, so that a cleanup at exit of a
- * run that fetched nothing loads nothing. */
-static atomic_bool curl_initialized;
+enum { PP_CURL_FUNCTIONS(PP_DYNLIB_INDEX) CURL_COUNT };
+PP_CURL_FUNCTIONS(PP_DYNLIB_TYPEDEF)
 
 /* The sonames of Debian's libcurl builds: OpenSSL's (what pprof-c is
  * built against), then GnuTLS's, which has the same ABI. */
 static const char *const curl_sonames[] = {"libcurl.so.4",
-                                           "libcurl-gnutls.so.4"};
+                                           "libcurl-gnutls.so.4", NULL};
+static const char *const curl_names[] = {PP_CURL_FUNCTIONS(PP_DYNLIB_NAME)
+                                                 NULL};
+/* The process-wide table, filled once (pprof/dynlib.h). */
+static pp_dynlib_fn curl_fns[CURL_COUNT];
+static struct pp_dynlib curl_lib =
+        PP_DYNLIB_INIT(curl_sonames, curl_names, curl_fns);
+/* Set once curl_global_init went through, so that a cleanup at exit of a
+ * run that fetched nothing loads nothing. */
+static atomic_bool curl_initialized;
 
-static void curl_load(void)
+/* Whether libcurl is loaded (loading it the first time). */
+static bool curl(void)
 {
-	struct curl_table *t = &curl_lib;
-	const char *why = "not found";
-	void *h = NULL;
-
-	for (size_t i = 0; i < sizeof(curl_sonames) / sizeof(*curl_sonames);
-	     i++) {
-		h = dlopen(curl_sonames[i], RTLD_NOW | RTLD_LOCAL);
-		if (h)
-			break;
-		why = dlerror();
-	}
-	if (!h) {
-		snprintf(t->error, sizeof(t->error),
-		         "libcurl could not be loaded: %s", why ? why : "");
-		return;
-	}
-	/* dlsym returns void *; POSIX guarantees it converts to a function
-	 * pointer, which ISO C does not say: go through memcpy. */
-#define BIND(name, ret, params)                               \
-	{                                                     \
-		void *sym = dlsym(h, #name);                  \
-		if (!sym) {                                   \
-			snprintf(t->error, sizeof(t->error),  \
-			         "libcurl has no %s", #name); \
-			dlclose(h);                           \
-			return;                               \
-		}                                             \
-		memcpy(&t->name, &sym, sizeof(t->name));      \
-	}
-	PP_CURL_FUNCTIONS(BIND)
-#undef BIND
-	t->handle = h;
+	return pp_dynlib_load(&curl_lib);
 }
 
-/* The loaded table, or NULL when libcurl cannot be loaded. */
-static const struct curl_table *curl(void)
-{
-	pthread_once(&curl_once, curl_load);
-	return curl_lib.handle ? &curl_lib : NULL;
-}
+#define CALL(name) PP_DYNLIB_CALL(curl_fns, name)
 
 /* ---- the entry points ---------------------------------------------------- */
 
 CURLcode curl_global_init(long flags)
 {
-	const struct curl_table *t = curl();
 	CURLcode rc;
 
-	if (!t)
+	if (!curl())
 		return CURLE_FAILED_INIT;
-	rc = t->curl_global_init(flags);
+	rc = CALL(curl_global_init)(flags);
 	if (rc == CURLE_OK)
 		atomic_store(&curl_initialized, true);
 	return rc;
@@ -134,43 +93,35 @@ CURLcode curl_global_init(long flags)
 void curl_global_cleanup(void)
 {
 	if (atomic_exchange(&curl_initialized, false))
-		curl()->curl_global_cleanup();
+		CALL(curl_global_cleanup)();
 }
 
 const char *curl_easy_strerror(CURLcode code)
 {
-	const struct curl_table *t = curl();
-
 	/* Without the library, the one failure there is says why. */
-	return t ? t->curl_easy_strerror(code) : curl_lib.error;
+	return curl() ? CALL(curl_easy_strerror)(code)
+	              : pp_dynlib_error(&curl_lib);
 }
 
 const char *curl_multi_strerror(CURLMcode code)
 {
-	const struct curl_table *t = curl();
-
-	return t ? t->curl_multi_strerror(code) : curl_lib.error;
+	return curl() ? CALL(curl_multi_strerror)(code)
+	              : pp_dynlib_error(&curl_lib);
 }
 
 CURL *curl_easy_init(void)
 {
-	const struct curl_table *t = curl();
-
-	return t ? t->curl_easy_init() : NULL;
+	return curl() ? CALL(curl_easy_init)() : NULL;
 }
 
 CURLM *curl_multi_init(void)
 {
-	const struct curl_table *t = curl();
-
-	return t ? t->curl_multi_init() : NULL;
+	return curl() ? CALL(curl_multi_init)() : NULL;
 }
 
 struct curl_slist *curl_slist_append(struct curl_slist *list, const char *s)
 {
-	const struct curl_table *t = curl();
-
-	return t ? t->curl_slist_append(list, s) : NULL;
+	return curl() ? CALL(curl_slist_append)(list, s) : NULL;
 }
 
 /* The rest take something only a loaded libcurl made (a handle, a list),
@@ -178,19 +129,20 @@ struct curl_slist *curl_slist_append(struct curl_slist *list, const char *s)
 
 void curl_slist_free_all(struct curl_slist *list)
 {
-	if (list)
-		curl()->curl_slist_free_all(list);
+	if (list && curl())
+		CALL(curl_slist_free_all)(list);
 }
 
 void curl_easy_cleanup(CURL *curl_handle)
 {
-	if (curl_handle)
-		curl()->curl_easy_cleanup(curl_handle);
+	if (curl_handle && curl())
+		CALL(curl_easy_cleanup)(curl_handle);
 }
 
 CURLMcode curl_multi_cleanup(CURLM *multi)
 {
-	return multi ? curl()->curl_multi_cleanup(multi) : CURLM_BAD_HANDLE;
+	return multi && curl() ? CALL(curl_multi_cleanup)(multi)
+	                       : CURLM_BAD_HANDLE;
 }
 
 #define NEED_HANDLE(h, bad)          \
@@ -202,51 +154,51 @@ CURLMcode curl_multi_cleanup(CURLM *multi)
 CURLcode curl_easy_perform(CURL *h)
 {
 	NEED_HANDLE(h, CURLE_BAD_FUNCTION_ARGUMENT);
-	return curl_lib.curl_easy_perform(h);
+	return CALL(curl_easy_perform)(h);
 }
 
 CURLcode curl_easy_pause(CURL *h, int bitmask)
 {
 	NEED_HANDLE(h, CURLE_BAD_FUNCTION_ARGUMENT);
-	return curl_lib.curl_easy_pause(h, bitmask);
+	return CALL(curl_easy_pause)(h, bitmask);
 }
 
 CURLMcode curl_multi_add_handle(CURLM *m, CURL *h)
 {
 	NEED_HANDLE(m, CURLM_BAD_HANDLE);
-	return curl_lib.curl_multi_add_handle(m, h);
+	return CALL(curl_multi_add_handle)(m, h);
 }
 
 CURLMcode curl_multi_remove_handle(CURLM *m, CURL *h)
 {
 	NEED_HANDLE(m, CURLM_BAD_HANDLE);
-	return curl_lib.curl_multi_remove_handle(m, h);
+	return CALL(curl_multi_remove_handle)(m, h);
 }
 
 CURLMcode curl_multi_perform(CURLM *m, int *running)
 {
 	NEED_HANDLE(m, CURLM_BAD_HANDLE);
-	return curl_lib.curl_multi_perform(m, running);
+	return CALL(curl_multi_perform)(m, running);
 }
 
 CURLMcode curl_multi_poll(CURLM *m, struct curl_waitfd *extra, unsigned int n,
                           int timeout_ms, int *ret)
 {
 	NEED_HANDLE(m, CURLM_BAD_HANDLE);
-	return curl_lib.curl_multi_poll(m, extra, n, timeout_ms, ret);
+	return CALL(curl_multi_poll)(m, extra, n, timeout_ms, ret);
 }
 
 CURLMcode curl_multi_wait(CURLM *m, struct curl_waitfd *extra, unsigned int n,
                           int timeout_ms, int *ret)
 {
 	NEED_HANDLE(m, CURLM_BAD_HANDLE);
-	return curl_lib.curl_multi_wait(m, extra, n, timeout_ms, ret);
+	return CALL(curl_multi_wait)(m, extra, n, timeout_ms, ret);
 }
 
 CURLMsg *curl_multi_info_read(CURLM *m, int *left)
 {
 	NEED_HANDLE(m, NULL);
-	return curl_lib.curl_multi_info_read(m, left);
+	return CALL(curl_multi_info_read)(m, left);
 }
 
 /*
@@ -264,17 +216,15 @@ CURLcode curl_easy_setopt(CURL *h, CURLoption option, ...)
 	NEED_HANDLE(h, CURLE_BAD_FUNCTION_ARGUMENT);
 	va_start(ap, option);
 	if (option < CURLOPTTYPE_OBJECTPOINT)
-		rc = curl_lib.curl_easy_setopt(h, option, va_arg(ap, long));
+		rc = CALL(curl_easy_setopt)(h, option, va_arg(ap, long));
 	else if (option < CURLOPTTYPE_FUNCTIONPOINT)
-		rc = curl_lib.curl_easy_setopt(h, option, va_arg(ap, void *));
+		rc = CALL(curl_easy_setopt)(h, option, va_arg(ap, void *));
 	else if (option < CURLOPTTYPE_OFF_T)
-		rc = curl_lib.curl_easy_setopt(h, option,
-		                               va_arg(ap, curl_any_fn));
+		rc = CALL(curl_easy_setopt)(h, option, va_arg(ap, curl_any_fn));
 	else if (option < CURLOPTTYPE_BLOB)
-		rc = curl_lib.curl_easy_setopt(h, option,
-		                               va_arg(ap, curl_off_t));
+		rc = CALL(curl_easy_setopt)(h, option, va_arg(ap, curl_off_t));
 	else
-		rc = curl_lib.curl_easy_setopt(h, option, va_arg(ap, void *));
+		rc = CALL(curl_easy_setopt)(h, option, va_arg(ap, void *));
 	va_end(ap);
 	return rc;
 }
@@ -287,15 +237,14 @@ CURLMcode curl_multi_setopt(CURLM *m, CURLMoption option, ...)
 	NEED_HANDLE(m, CURLM_BAD_HANDLE);
 	va_start(ap, option);
 	if (option < CURLOPTTYPE_OBJECTPOINT)
-		rc = curl_lib.curl_multi_setopt(m, option, va_arg(ap, long));
+		rc = CALL(curl_multi_setopt)(m, option, va_arg(ap, long));
 	else if (option < CURLOPTTYPE_FUNCTIONPOINT)
-		rc = curl_lib.curl_multi_setopt(m, option, va_arg(ap, void *));
+		rc = CALL(curl_multi_setopt)(m, option, va_arg(ap, void *));
 	else if (option < CURLOPTTYPE_OFF_T)
-		rc = curl_lib.curl_multi_setopt(m, option,
-		                                va_arg(ap, curl_any_fn));
+		rc = CALL(curl_multi_setopt)(m, option,
+		                             va_arg(ap, curl_any_fn));
 	else
-		rc = curl_lib.curl_multi_setopt(m, option,
-		                                va_arg(ap, curl_off_t));
+		rc = CALL(curl_multi_setopt)(m, option, va_arg(ap, curl_off_t));
 	va_end(ap);
 	return rc;
 }
@@ -308,7 +257,7 @@ CURLcode curl_easy_getinfo(CURL *h, CURLINFO info, ...)
 
 	NEED_HANDLE(h, CURLE_BAD_FUNCTION_ARGUMENT);
 	va_start(ap, info);
-	rc = curl_lib.curl_easy_getinfo(h, info, va_arg(ap, void *));
+	rc = CALL(curl_easy_getinfo)(h, info, va_arg(ap, void *));
 	va_end(ap);
 	return rc;
 }
