@@ -129,6 +129,7 @@ int pp_symbolizer_functions(struct pp_symbolizer *s, const char *path,
 static int open_capstone(struct pp_symbolizer *s, const struct pp_symfile *f,
                          bool intel, csh *out)
 {
+	const char *why;
 	cs_arch arch;
 	cs_mode mode;
 	csh h;
@@ -156,6 +157,11 @@ static int open_capstone(struct pp_symbolizer *s, const struct pp_symfile *f,
 		                "%s: cannot disassemble code for %s", f->path,
 		                pp_symbolize__machine_name(f->machine));
 	}
+	/* capstone is opened here, by the first disassembly of the run
+	 * (capstone_loader.c). */
+	if ((why = pp_symbolize__capstone_load()))
+		return pp_error(s->ctx, PP_EUNSUPPORTED, "disassembly needs %s",
+		                why);
 	if (cs_open(arch, mode, &h) != CS_ERR_OK)
 		return pp_error(s->ctx, PP_EUNSUPPORTED,
 		                "%s: capstone cannot disassemble %s", f->path,

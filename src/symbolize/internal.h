@@ -199,6 +199,9 @@ int pp_symbolize__load_symbols(struct pp_ctx *ctx, struct pp_symfile *f);
 /* disasm.c: what the disassembly keeps in s and f. */
 void pp_symbolize__disasm_release(struct pp_symbolizer *s);
 void pp_symbolize__fsyms_release(struct pp_ctx *ctx, struct pp_symfile *f);
+/* capstone_loader.c: open capstone (the first time): NULL when it is
+ * loaded, else why not ("libcapstone.so.4: cannot open ..."). */
+const char *pp_symbolize__capstone_load(void);
 
 /* dwarf.c: fill s->frames for ELF address addr of f. */
 void pp_symbolize__free_index(struct pp_ctx *ctx, struct pp_symfile *f);
