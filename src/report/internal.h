@@ -166,6 +166,10 @@ extern const char *const pp_report__flame_script[];
 void pp_report__put_lines(FILE *out, const char *const *lines);
 /* The call graph SVG's pan/zoom script (panzoom_script.c), likewise. */
 extern const char *const pp_report__panzoom_script[];
+/* graphviz_loader.c: open graphviz's cgraph and gvc (the first time):
+ * NULL when they are loaded, else why not ("libgvc.so.6: cannot open
+ * ..."). */
+const char *pp_report__graphviz_load(void);
 void pp_report__print_profile_labels(const struct pp_report *r, FILE *out);
 void pp_report__print_labels(const struct pp_report *r, FILE *out);
 /* "Active filters:" and one line per filter, if any (pprof's

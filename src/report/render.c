@@ -93,6 +93,7 @@ static GVC_t *graphviz_context(struct pp_renderer *rd)
 int pp_report_render(struct pp_report *r, const char *format, FILE *out)
 {
 	char *dot = NULL, *data = NULL;
+	const char *why;
 	size_t dot_len = 0;
 	unsigned int len = 0;
 	GVC_t *gvc = NULL;
@@ -109,6 +110,11 @@ int pp_report_render(struct pp_report *r, const char *format, FILE *out)
 	if (!r->ctx->renderer)
 		return pp_error(r->ctx, PP_EUNSUPPORTED,
 		                "graphviz: no renderer (pp_ctx.renderer)");
+	/* graphviz is opened here, by the first picture of the run
+	 * (graphviz_loader.c). */
+	if ((why = pp_report__graphviz_load()))
+		return pp_error(r->ctx, PP_EUNSUPPORTED, "%s needs %s", format,
+		                why);
 	/* graphviz's layout of a big graph takes seconds, in one call: the
 	 * front end shows the time it takes. */
 	pp_progress(r->ctx, "drawing the call graph", NULL, 0, 0);
