@@ -26,6 +26,7 @@
 
 #include "assets.h"
 #include "configs.h"
+#include "mhd_loader.h"
 #include "query.h"
 #include "views.h"
 #include "web.h"
@@ -584,6 +585,7 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	struct server s;
 	char port[16], *initial = NULL, url[512];
 	struct MHD_Daemon *d[2] = {NULL, NULL};
+	const char *why;
 	sigset_t stop, old;
 	bool loopback = true, ipv6 = false, empty = false;
 	int fd[2] = {-1, -1}, err, sig;
@@ -593,6 +595,12 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	atomic_init(&s.busy, 0);
 	atomic_init(&s.last_ms, 0);
 	pthread_mutex_init(&s.lock, NULL);
+	/* libmicrohttpd is opened here, by the only command that serves
+	 * (mhd_loader.c). */
+	if ((why = pp_web_mhd_load())) {
+		err = pp_error(ctx, PP_EUNSUPPORTED, "-http needs %s", why);
+		goto done;
+	}
 	if ((err = split_hostport(ctx, cfg->http, s.host, sizeof(s.host), port,
 	                          sizeof(port), &empty)) < 0 ||
 	    (err = pp_web_views_new(ctx, cfg, session, &s.views)) < 0)
