@@ -59,6 +59,20 @@ fi
 if dpkg-deb -f "$deb" Depends | grep -Eq '(^|, )libcurl4 \| libcurl3-gnutls(,|$)'; then ok; else
 	bad "the package does not depend on libcurl4 | libcurl3-gnutls: $(dpkg-deb -f "$deb" Depends)"
 fi
+# Likewise capstone (disasm), graphviz (svg, png, pdf) and libmicrohttpd
+# (-http): opened by the commands that need them (pprof/dynlib.h).
+for lib in libcapstone4 libcgraph6 libgvc6 libmicrohttpd12; do
+	if dpkg-deb -f "$deb" Depends | grep -Eq "(^|, )$lib(,|\$)"; then ok; else
+		bad "the package does not depend on $lib: $(dpkg-deb -f "$deb" Depends)"
+	fi
+done
+# ... and the linker binds none of them (nor libcurl): none of their
+# functions is left undefined in the binary for it.
+undef=$(nm -D --undefined-only "$work/root/usr/bin/pprof-c" |
+	grep -E ' (cs_|MHD_|gv[A-Z]|ag(close|lasterr|memread|seterr)|curl_)')
+if [ -z "$undef" ]; then ok; else
+	bad "the packaged pprof-c is still linked with a library opened on first use: $undef"
+fi
 if [ "$("$work/root/usr/bin/pprof-c" --version)" = "pprof-c $(dpkg-deb -f "$deb" Version)" ]; then ok; else
 	bad "--version ($("$work/root/usr/bin/pprof-c" --version)) is not the package's ($(dpkg-deb -f "$deb" Version))"
 fi
