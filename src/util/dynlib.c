@@ -26,10 +26,14 @@ static void set_error(struct pp_dynlib *lib, const char *soname,
 
 	if (!why)
 		why = "cannot be loaded";
+	/* A reason too long for the buffer is cut, and says so. */
 	if (strncmp(why, soname, n) == 0 && why[n] == ':')
-		snprintf(lib->error, sizeof(lib->error), "%s", why);
+		n = (size_t)snprintf(lib->error, sizeof(lib->error), "%s", why);
 	else
-		snprintf(lib->error, sizeof(lib->error), "%s: %s", soname, why);
+		n = (size_t)snprintf(lib->error, sizeof(lib->error), "%s: %s",
+		                     soname, why);
+	if (n >= sizeof(lib->error))
+		memcpy(lib->error + sizeof(lib->error) - 4, "...", 4);
 }
 
 static void load(struct pp_dynlib *lib)

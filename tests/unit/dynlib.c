@@ -59,6 +59,28 @@ static void test_dynlib__missing_symbol(void **state)
 	assert_null(lib.handle);
 }
 
+/* A symbol name too long for the reason's 256 bytes: cut, and ending in
+ * "..." to say so. */
+static void test_dynlib__long_reason_cut(void **state)
+{
+	static char long_name[400];
+	static const char *const sonames[] = {"libm.so.6", NULL};
+	static const char *names[] = {long_name, NULL};
+	static pp_dynlib_fn fns[1];
+	static struct pp_dynlib lib = PP_DYNLIB_INIT(sonames, names, fns);
+	const char *err;
+	size_t len;
+
+	(void)state;
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	assert_false(pp_dynlib_load(&lib));
+	err = pp_dynlib_error(&lib);
+	len = strlen(err);
+	assert_int_equal(len, sizeof(lib.error) - 1);
+	assert_memory_equal(err, "libm.so.6: undefined symbol: xxx", 32);
+	assert_string_equal(err + len - 4, "x...");
+}
+
 /* The first soname missing, the second used; its functions called with
  * their own types. */
 static void test_dynlib__second_soname(void **state)
@@ -111,6 +133,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_dynlib__missing_soname),
 	        cmocka_unit_test(test_dynlib__missing_symbol),
+	        cmocka_unit_test(test_dynlib__long_reason_cut),
 	        cmocka_unit_test(test_dynlib__second_soname),
 	        cmocka_unit_test(test_dynlib__threads),
 	};
