@@ -81,11 +81,63 @@ static void put_value_type(struct buf *b, uint32_t field,
 	put_sub(b, field, sub);
 }
 
+/* A location's id as the samples write it: a varint of len bytes. The
+ * samples name locations tens of millions of times, each a copy of its
+ * bytes from this table rather than a visit to the location's record and
+ * an encoding. */
+struct loc_varint {
+	uint8_t len;
+	uint8_t bytes[11]; /* a varint is at most 10 bytes */
+};
+
+static struct loc_varint *loc_varints(struct buf *b, const struct pp_profile *p)
+{
+	struct loc_varint *enc =
+	        pp_malloc(b->ctx, ((size_t)p->nlocations + 1) * sizeof(*enc));
+
+	if (!enc) {
+		b->err = pp_error(b->ctx, PP_ENOMEM, "out of memory");
+		return NULL;
+	}
+	for (uint32_t l = 0; l < p->nlocations; l++) {
+		uint64_t v = p->locations[l].id;
+		uint8_t n = 0;
+
+		while (v >= 0x80) {
+			enc[l].bytes[n++] = (uint8_t)(v | 0x80);
+			v >>= 7;
+		}
+		enc[l].bytes[n++] = (uint8_t)v;
+		enc[l].len = n;
+	}
+	return enc;
+}
+
+/* The ids of n locations, packed. */
+static void put_loc_ids(struct buf *b, const struct loc_varint *enc,
+                        struct pp_locs locs, uint32_t n)
+{
+	uint8_t *d;
+
+	/* Each copy writes the whole entry; len bytes of it count. */
+	if (!room(b, (size_t)n * sizeof(enc->bytes)))
+		return;
+	d = b->data + b->len;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct loc_varint *e = &enc[pp_locs_at(locs, k)];
+
+		memcpy(d, e->bytes, sizeof(e->bytes));
+		d += e->len;
+	}
+	b->len = (size_t)(d - b->data);
+}
+
 static void put_samples(struct buf *b, const struct pp_profile *p,
                         bool drop_stackless, struct buf *sub,
                         struct buf *packed)
 {
 	uint32_t nt = p->nsample_types;
+	struct loc_varint *enc = loc_varints(b, p);
 
 	for (uint32_t s = 0; s < p->nsamples && b->err >= 0; s++) {
 		const struct pp_sample *smp = &p->samples[s];
@@ -97,9 +149,8 @@ static void put_samples(struct buf *b, const struct pp_profile *p,
 			break;
 		if (drop_stackless && smp->loc_count == 0)
 			continue;
-		for (uint32_t k = 0; k < smp->loc_count; k++)
-			put_varint(packed,
-			           p->locations[pp_sample_loc(p, smp, k)].id);
+		put_loc_ids(packed, enc, pp_sample_locs(p, smp),
+		            smp->loc_count);
 		if (smp->loc_count)
 			put_sub(sub, 1, packed);
 		for (uint32_t k = 0; k < nt; k++)
@@ -118,6 +169,7 @@ static void put_samples(struct buf *b, const struct pp_profile *p,
 		}
 		put_sub(b, 2, sub);
 	}
+	pp_free(b->ctx, enc);
 }
 
 static void put_mappings(struct buf *b, const struct pp_profile *p,

@@ -222,12 +222,62 @@ static void test_encode__negative_values_and_labels(void **state)
 	pp_profile_free(p);
 }
 
+/* Location ids of every varint length a sample's stack can hold, written
+ * from the encoder's table of encoded ids, read back the same. */
+static void test_encode__location_ids_of_every_length(void **state)
+{
+	static const uint64_t ids[] = {1,          127,
+	                               128,        (1ull << 14) + 3,
+	                               1ull << 21, (1ull << 28) - 1,
+	                               1ull << 28, 1ull << 35,
+	                               1ull << 42, 1ull << 49,
+	                               1ull << 56, 1ull << 63,
+	                               UINT64_MAX};
+	enum { N = sizeof(ids) / sizeof(ids[0]) };
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *p = pp_profile_new(&ctx);
+	struct pp_function f = {1, 0, 0, 0, 0};
+	uint32_t fi, locs[N];
+	int64_t v = 1;
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(
+	        pp_profile_add_sample_type(p, pp_profile_intern(p, "samples"),
+	                                   pp_profile_intern(p, "count")),
+	        0);
+	f.name = f.system_name = pp_profile_intern(p, "main.f");
+	assert_int_equal(pp_profile_add_function(p, &f, &fi), 0);
+	for (uint32_t i = 0; i < N; i++) {
+		struct pp_location l = {0};
+		struct pp_line line = {0, 1, 0};
+
+		line.function = fi;
+		l.id = ids[i];
+		l.mapping = PP_NONE;
+		assert_int_equal(
+		        pp_profile_add_location(p, &l, &line, 1, &locs[i]), 0);
+	}
+	assert_int_equal(pp_profile_add_sample(p, locs, N, &v, NULL, 0), 0);
+	/* And again in the other order. */
+	for (uint32_t i = 0; i < N / 2; i++) {
+		uint32_t t = locs[i];
+
+		locs[i] = locs[N - 1 - i];
+		locs[N - 1 - i] = t;
+	}
+	assert_int_equal(pp_profile_add_sample(p, locs, N, &v, NULL, 0), 0);
+	round_trip(&ctx, p, false);
+	pp_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_encode__round_trip),
 	        cmocka_unit_test(test_encode__round_trip_merged),
 	        cmocka_unit_test(test_encode__negative_values_and_labels),
+	        cmocka_unit_test(test_encode__location_ids_of_every_length),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
