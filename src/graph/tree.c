@@ -28,6 +28,7 @@
 
 #include "pprof/tree.h"
 #include "util/bytes.h"
+#include "util/goint.h"
 #include "util/pages.h"
 
 /* Hint that *p will be read soon. The loops below read memory that is far
@@ -933,7 +934,10 @@ static int add_samples(struct builder *b)
 	if (b->cut_share > 0 && !t->has_base) {
 		int64_t all = task_value(b, 0, m, 0);
 
-		b->cut_min = (int64_t)((double)all * b->cut_share);
+		/* A share past 1 (a flame's -minwidth wider than the picture)
+		 * leaves out every subtree, as does the most an int64_t
+		 * holds: C's conversion of more is undefined. */
+		b->cut_min = pp_int64_clamped((double)all * b->cut_share);
 		b->cutting = all > 0 && b->cut_min > 0;
 		if (b->cutting && (err = cut_room(b, t->nnodes)) < 0)
 			return err;

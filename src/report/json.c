@@ -15,6 +15,7 @@
 #include "pprof/format.h"
 #include "report/internal.h"
 #include "util/bytes.h"
+#include "util/goint.h"
 #include "util/utf8.h"
 
 #define MAX_TRAIL 256
@@ -332,7 +333,7 @@ int pp_report_flame_json(struct pp_report *r,
 	name_ix = pp_calloc(r->ctx, t->graph->nnodes + 1, sizeof(*name_ix));
 	if (!name_ix)
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
-	min_value = (int64_t)((double)frame_value(t, root) * min_share);
+	min_value = pp_int64_clamped((double)frame_value(t, root) * min_share);
 	fputc('{', out);
 	put_common(r, out);
 	fputs(",\"labels\":", out);
@@ -679,7 +680,7 @@ int pp_report_pivot_json(struct pp_report *r, const char *pivot,
 		next[i] = *at;
 		*at = i;
 	}
-	min_value = (int64_t)((double)m.value[0] * min_share);
+	min_value = pp_int64_clamped((double)m.value[0] * min_share);
 	fputc('{', out);
 	put_common(r, out);
 	fputs(",\"labels\":", out);

@@ -18,6 +18,18 @@ static inline int64_t pp_go_int64(double v)
 	return INT64_MIN;
 }
 
+/* v as an int64_t, clamped to the type's range (NaN: 0): not Go's
+ * conversion but ours, for thresholds computed as a share of a value,
+ * where "more than any value" must stay that. */
+static inline int64_t pp_int64_clamped(double v)
+{
+	if (v >= 9223372036854775808.0) /* 2^63, exact in a double */
+		return INT64_MAX;
+	if (v < -9223372036854775808.0)
+		return INT64_MIN;
+	return v == v ? (int64_t)v : 0;
+}
+
 /* |v| in Go's wrapping int64 arithmetic. */
 static inline int64_t pp_go_abs64(int64_t v)
 {

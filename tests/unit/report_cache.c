@@ -235,6 +235,8 @@ static void test_report_cache__flame_from_cut_tree(void **state)
 	flame_cut_is_whole(&f->ctx, f->prof, 300, true, false, NULL);
 	flame_cut_is_whole(&f->ctx, f->prof, 1180, true, false, NULL);
 	flame_cut_is_whole(&f->ctx, f->prof, 5000, true, true, NULL);
+	/* Far wider than the picture: no overflow on the way (UBSan). */
+	flame_cut_is_whole(&f->ctx, f->prof, 1e15, true, true, NULL);
 	/* Every frame left out, and drawn as one box of 3 small frames. */
 	flame_cut_is_whole(&ctx, thirds, 1180, true, true, "3 small frames");
 	pp_profile_free(thirds);

@@ -631,6 +631,33 @@ static void test_tree__cut_two_threads(void **state)
 	check_cut_of(fx_skewed, 240000, 0, 1.0 / 100);
 }
 
+/* A share past 1, up to one whose value overflows an int64_t: every
+ * subtree under the root is left out, its value in the root's total. */
+static void test_tree__cut_share_past_one(void **state)
+{
+	struct fixture fx;
+	struct pp_graph_opts go = {0};
+	struct pp_tree *t;
+	const double shares[] = {1.0, 2.5, 1e15, 1e300};
+
+	(void)state;
+	fx_random(&fx, 6000, 1);
+	t = fx_tree(&fx, PP_GRAN_FUNCTIONS, false);
+	for (size_t i = 0; i < sizeof(shares) / sizeof(shares[0]); i++) {
+		struct pp_tree *cut = NULL;
+
+		assert_int_equal(
+		        pp_tree_new_cut(&fx.ctx, fx.p, &go, shares[i], &cut),
+		        0);
+		assert_true(cut->cut);
+		assert_int_equal(cut->nnodes, 1);
+		assert_int_equal(cut->nodes[0].total, t->nodes[0].total);
+		assert_int_equal(cut->whole_depth, t->max_depth);
+		pp_tree_free(cut);
+	}
+	fx_release(&fx, t);
+}
+
 /* Nothing to cut, and a diff is never cut: the whole tree. */
 static void test_tree__cut_whole(void **state)
 {
@@ -732,6 +759,7 @@ int main(void)
 	        cmocka_unit_test(test_tree__cut),
 	        cmocka_unit_test(test_tree__cut_two_threads),
 	        cmocka_unit_test(test_tree__cut_whole),
+	        cmocka_unit_test(test_tree__cut_share_past_one),
 	        cmocka_unit_test(test_tree__allocation_failures),
 	};
 
