@@ -25,6 +25,7 @@
 
 #include "profile/perfscript.h"
 #include "profile/textscan.h"
+#include "util/goint.h"
 
 #define MAX_EVENTS 64
 
@@ -573,8 +574,11 @@ static int read_samples(struct reader *r, const uint8_t *data, size_t len)
 		return err;
 	if (r->p->nsamples)
 		main_mapping_first(r, r->first_comm);
+	/* Clamped: timestamps are the text's, and C's conversion of a span
+	 * past int64's range is undefined. */
 	if (last > first)
-		r->p->duration_nanos = (int64_t)((last - first) * 1e9 + 0.5);
+		r->p->duration_nanos =
+		        pp_int64_clamped((last - first) * 1e9 + 0.5);
 	return 0;
 }
 

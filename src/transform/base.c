@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "transform/internal.h"
+#include "util/goint.h"
 
 #define BASE_KEY "pprof::base"
 
@@ -118,9 +119,13 @@ static int scaled_copy(struct pp_ctx *ctx, const struct pp_profile *p,
 
 			for (uint32_t i = 0; i < nt; i++) {
 				d[i] = v[i];
+				/* As Go converts (pprof's ScaleN): a value
+				 * past int64's range, even by rounding (a
+				 * base summing to the most an int64 holds),
+				 * is its minimum, not C's undefined result. */
 				if (ratios[i] != 1) {
-					d[i] = (int64_t)round((double)v[i] *
-					                      ratios[i]);
+					d[i] = pp_go_int64(round((double)v[i] *
+					                         ratios[i]));
 					keep = keep || d[i] != 0;
 				}
 			}

@@ -86,6 +86,15 @@ run top -normalize "$CPU"
 expect_status 2 "-normalize without a base"
 expect_err_line "^pprof-c: must have base profile to normalize by$" "-normalize without a base"
 expect_no_stdout "-normalize without a base"
+# A base summing to the most an int64 holds scales a value to 2^63 once
+# rounded, past the range: Go's conversion (pprof's ScaleN) makes it the
+# minimum, where C's is undefined (UBSan stops the sanitized build).
+printf 'a 9223372036854775807\n' >"$TMP/nbase.folded"
+printf 'x 5\n' >"$TMP/nprof.folded"
+run top -normalize -base="$TMP/nbase.folded" "$TMP/nprof.folded"
+expect_status 0 "-normalize past int64's range"
+grep -Eq '^-9223372036854775808 +0% +0% -9223372036854775808 +0%  x$' "$TMP/out" && ok ||
+	bad "-normalize past int64's range: $(cat "$TMP/out" "$TMP/err")"
 # check merges its -diff_base profiles into the old one likewise.
 run check -diff_base "$AFTER" -diff_base "$BEFORE" -max_share=LoggingMiddleware=99 "$BEFORE"
 expect_status 0 "check with two old profiles"

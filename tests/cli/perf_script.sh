@@ -73,6 +73,14 @@ grep -q 'tid:\[12\]' "$TMP/out" && grep -q 'pid:\[10\]' "$TMP/out" && ok || bad 
 run -tags "$TMP/two.txt"
 grep -Eq '\): my prog$' "$TMP/out" && ok || bad "a command with a space"
 
+# Timestamps 1e35 s apart: the duration is the most a profile holds, not
+# an overflow (UBSan's float-cast-overflow stops the sanitized build).
+printf 'prog 1 1.000000: 10 cpu-clock:\n\t 4005d0 hot+0x1 (/bin/prog)\n\nprog 1 99999999999999999999999999999999999.000000: 10 cpu-clock:\n\t 4005d0 hot+0x1 (/bin/prog)\n' >"$TMP/far.txt"
+run -top "$TMP/far.txt"
+expect_status 0 "timestamps 1e35 s apart"
+grep -q '^Duration: 2562047.79hrs, ' "$TMP/out" && ok ||
+	bad "timestamps 1e35 s apart: $(head -5 "$TMP/out" "$TMP/err")"
+
 # Broken input: a frame line that is not one, after a good sample.
 printf 'prog 1 5.000000: 10 cpu-clock:\n\t 4005d0 hot+0x1 (/bin/prog)\n\nprog 1 6.000000: 10 cpu-clock:\n\tnot a frame\n' >"$TMP/bad.txt"
 run -top "$TMP/bad.txt"
