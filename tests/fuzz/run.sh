@@ -38,7 +38,7 @@ for bin in "$bdir"/tests/fuzz/fuzz_*; do
 	work="$out/$t"
 	rm -rf "$work" && mkdir -p "$work/corpus" "$work/crashes"
 	cp tests/fuzz/corpus/"$t"/* "$work/corpus/" 2>/dev/null
-	for f in testdata/go/* testdata/native/* testdata/legacy/* testdata/dumps/*; do
+	for f in testdata/go/* testdata/native/* testdata/legacy/* testdata/dumps/* testdata/perf/*; do
 		[ -f "$f" ] && [ "$(stat -c %s "$f")" -lt 1048576 ] && cp "$f" "$work/corpus/"
 	done
 	dict=""
