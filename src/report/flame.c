@@ -536,10 +536,6 @@ static int flame_tree(struct flame *f, const struct pp_tree **out)
 	double share = f->minwidth / (f->width - 2 * PAD) / 2;
 	int err;
 
-	/* Wider than the picture: every frame under the root is merged,
-	 * which a share of 1 leaves out as well. */
-	if (share > 1)
-		share = 1;
 	if (!r->agg->tree && share > 0) {
 		if (!r->agg->cut && (err = pp_report_flame_cut(r, share)) < 0)
 			return err;

@@ -13,18 +13,15 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "pprof/report.h"
 #include "report/internal.h"
 
 static struct pp_profile *new_profile(struct pp_ctx *ctx)
 {
-	struct pp_profile *p = pp_profile_new(ctx);
+	struct pp_profile *p = count_profile(ctx);
 
 	assert_non_null(p);
-	assert_int_equal(
-	        pp_profile_add_sample_type(p, pp_profile_intern(p, "samples"),
-	                                   pp_profile_intern(p, "count")),
-	        0);
 	return p;
 }
 

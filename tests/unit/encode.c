@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "pprof/decode.h"
 #include "pprof/encode.h"
 #include "pprof/session.h"
@@ -235,17 +236,13 @@ static void test_encode__location_ids_of_every_length(void **state)
 	                               UINT64_MAX};
 	enum { N = sizeof(ids) / sizeof(ids[0]) };
 	struct pp_ctx ctx = PP_CTX_INIT;
-	struct pp_profile *p = pp_profile_new(&ctx);
+	struct pp_profile *p = count_profile(&ctx);
 	struct pp_function f = {1, 0, 0, 0, 0};
 	uint32_t fi, locs[N];
 	int64_t v = 1;
 
 	(void)state;
 	assert_non_null(p);
-	assert_int_equal(
-	        pp_profile_add_sample_type(p, pp_profile_intern(p, "samples"),
-	                                   pp_profile_intern(p, "count")),
-	        0);
 	f.name = f.system_name = pp_profile_intern(p, "main.f");
 	assert_int_equal(pp_profile_add_function(p, &f, &fi), 0);
 	for (uint32_t i = 0; i < N; i++) {

@@ -1,6 +1,6 @@
 /*
- * Shared test helpers: an allocator that fails on purpose, and a test
- * group's decoded profile.
+ * Shared test helpers: an allocator that fails on purpose, a test
+ * group's decoded profile, and an empty profile to build on.
  *
  * Tests that walk every allocation failure point of a library call run it
  * with the Nth allocation failing, for N = 0, 1, 2, ... until the call
@@ -94,6 +94,22 @@ static inline int profile_fixture_teardown(void **state)
 	pp_profile_free(f->prof);
 	free(f);
 	return 0;
+}
+
+/* An empty profile whose one sample type is samples/count, for tests
+ * that add their own functions, locations and samples; NULL when memory
+ * is short. */
+static inline struct pp_profile *count_profile(struct pp_ctx *ctx)
+{
+	struct pp_profile *p = pp_profile_new(ctx);
+
+	if (p &&
+	    pp_profile_add_sample_type(p, pp_profile_intern(p, "samples"),
+	                               pp_profile_intern(p, "count")) < 0) {
+		pp_profile_free(p);
+		return NULL;
+	}
+	return p;
 }
 
 #endif

@@ -19,15 +19,11 @@ enum { NLOCATIONS = 70000 };
 /* A profile of NLOCATIONS locations (one function) and one sample type. */
 static struct pp_profile *many_locations(struct pp_ctx *ctx)
 {
-	struct pp_profile *p = pp_profile_new(ctx);
+	struct pp_profile *p = count_profile(ctx);
 	struct pp_function fn = {0};
 	uint32_t f;
 
 	assert_non_null(p);
-	assert_int_equal(
-	        pp_profile_add_sample_type(p, pp_profile_intern(p, "samples"),
-	                                   pp_profile_intern(p, "count")),
-	        0);
 	fn.id = 1;
 	fn.name = pp_profile_intern(p, "f");
 	assert_int_equal(pp_profile_add_function(p, &fn, &f), 0);
@@ -105,7 +101,7 @@ static void test_model__widens_on_the_first_wide_index(void **state)
 static void test_model__set_sample_locs_narrows(void **state)
 {
 	struct pp_ctx ctx = PP_CTX_INIT;
-	struct pp_profile *p = pp_profile_new(&ctx);
+	struct pp_profile *p = count_profile(&ctx);
 	uint32_t *locs = pp_malloc(&ctx, 3 * sizeof(*locs));
 	struct pp_location l = {.id = 1, .mapping = PP_NONE};
 	int64_t v = 1;
@@ -113,10 +109,6 @@ static void test_model__set_sample_locs_narrows(void **state)
 	(void)state;
 	assert_non_null(p);
 	assert_non_null(locs);
-	assert_int_equal(
-	        pp_profile_add_sample_type(p, pp_profile_intern(p, "samples"),
-	                                   pp_profile_intern(p, "count")),
-	        0);
 	for (uint32_t i = 0; i < 3; i++) {
 		l.id = i + 1;
 		assert_int_equal(pp_profile_add_location(p, &l, NULL, 0, NULL),

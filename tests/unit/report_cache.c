@@ -192,14 +192,10 @@ static void flame_cut_is_whole(struct pp_ctx *ctx,
 /* Three root frames of a third each, one sample of 1000 apiece. */
 static struct pp_profile *three_thirds(struct pp_ctx *ctx)
 {
-	struct pp_profile *p = pp_profile_new(ctx);
+	struct pp_profile *p = count_profile(ctx);
 	const char *names[] = {"a", "b", "c"};
 
 	assert_non_null(p);
-	assert_int_equal(
-	        pp_profile_add_sample_type(p, pp_profile_intern(p, "samples"),
-	                                   pp_profile_intern(p, "count")),
-	        0);
 	for (uint32_t i = 0; i < 3; i++) {
 		struct pp_function fn = {0};
 		struct pp_location loc = {0};
