@@ -3,8 +3,8 @@
  * binary CPU profile and the tcmalloc heap text. Both collect raw stacks of
  * addresses, then read the process's memory map that ends the file and
  * build the profile as pprof does: one location per distinct address, in
- * the order samples first use them, each attached to the mapping that
- * holds it.
+ * the order the stacks were read (frames pprof's clean-ups then dropped
+ * included), each attached to the mapping that holds it.
  */
 #ifndef PP_PROFILE_LEGACY_H
 #define PP_PROFILE_LEGACY_H
@@ -20,6 +20,11 @@
 struct pp_legacy_sample {
 	size_t first; /* range in pp_legacy.addrs, leaf first */
 	uint32_t n;
+	/* Frames after the leaf that pprof's clean-ups removed (frames 1 to
+	 * dropped of the range). They stay in addrs because pprof made their
+	 * locations while parsing, before removing them: each still gets its
+	 * location, in parse order, even when no sample uses it. */
+	uint32_t dropped;
 	int64_t values[PP_LEGACY_MAXVALUES];
 	int64_t bytes; /* the "bytes" label (heap); used when has_bytes */
 	bool has_bytes;
@@ -42,8 +47,22 @@ void pp_legacy__release(struct pp_legacy *lg);
 int pp_legacy__add(struct pp_legacy *lg, const uint64_t *addrs, uint32_t n,
                    const int64_t *values, const int64_t *bytes);
 
-/* Delete frame 1 of sample s (it has at least two). */
-void pp_legacy__drop_frame1(struct pp_legacy *lg, struct pp_legacy_sample *s);
+/* The number of frames of sample s, and its frame k (0 the leaf), with the
+ * frames dropped left out. */
+static inline uint32_t pp_legacy__depth(const struct pp_legacy_sample *s)
+{
+	return s->n - s->dropped;
+}
+
+static inline uint64_t pp_legacy__frame(const struct pp_legacy *lg,
+                                        const struct pp_legacy_sample *s,
+                                        uint32_t k)
+{
+	return lg->addrs[s->first + (k ? k + s->dropped : 0)];
+}
+
+/* Drop frame 1 of sample s (it has at least two). */
+void pp_legacy__drop_frame1(struct pp_legacy_sample *s);
 /* pprof's cleanupDuplicateLocations: a leaf repeated as frame 1, adjusted
  * by -1 (the profiler saw it both in the signal context and on the
  * stack), loses the copy. */

@@ -78,12 +78,12 @@ static int clean_stacks(struct pp_legacy *lg)
 		for (size_t i = 0; i < lg->nsamples; i++) {
 			const struct pp_legacy_sample *s = &lg->samples[i];
 
-			if (s->n < 2)
+			if (pp_legacy__depth(s) < 2)
 				continue;
 			if (votes == 0) {
-				cand = lg->addrs[s->first + 1];
+				cand = pp_legacy__frame(lg, s, 1);
 				votes = 1;
-			} else if (lg->addrs[s->first + 1] == cand) {
+			} else if (pp_legacy__frame(lg, s, 1) == cand) {
 				votes++;
 			} else {
 				votes--;
@@ -92,7 +92,8 @@ static int clean_stacks(struct pp_legacy *lg)
 		for (size_t i = 0; i < lg->nsamples; i++) {
 			const struct pp_legacy_sample *s = &lg->samples[i];
 
-			if (s->n >= 2 && lg->addrs[s->first + 1] == cand)
+			if (pp_legacy__depth(s) >= 2 &&
+			    pp_legacy__frame(lg, s, 1) == cand)
 				count++;
 		}
 		if (votes == 0 || count < lg->nsamples - margin)
@@ -100,8 +101,9 @@ static int clean_stacks(struct pp_legacy *lg)
 		for (size_t i = 0; i < lg->nsamples; i++) {
 			struct pp_legacy_sample *s = &lg->samples[i];
 
-			if (s->n >= 2 && lg->addrs[s->first + 1] == cand)
-				pp_legacy__drop_frame1(lg, s);
+			if (pp_legacy__depth(s) >= 2 &&
+			    pp_legacy__frame(lg, s, 1) == cand)
+				pp_legacy__drop_frame1(s);
 		}
 	}
 	return 0;

@@ -51,27 +51,20 @@ int pp_legacy__add(struct pp_legacy *lg, const uint64_t *addrs, uint32_t n,
 	return 0;
 }
 
-/* Delete frame 1 of sample s. */
-void pp_legacy__drop_frame1(struct pp_legacy *lg, struct pp_legacy_sample *s)
+void pp_legacy__drop_frame1(struct pp_legacy_sample *s)
 {
-	uint64_t *a = lg->addrs + s->first;
-
-	memmove(a + 1, a + 2, (s->n - 2) * sizeof(*a));
-	s->n--;
+	s->dropped++;
 }
 
 void pp_legacy__drop_duplicate_leaves(struct pp_legacy *lg)
 {
 	for (size_t i = 0; i < lg->nsamples; i++) {
 		struct pp_legacy_sample *s = &lg->samples[i];
-		const uint64_t *a;
 
-		/* Only then is there an address array to offset into. */
-		if (s->n < 2)
-			continue;
-		a = lg->addrs + s->first;
-		if (a[0] == a[1] + 1)
-			pp_legacy__drop_frame1(lg, s);
+		if (pp_legacy__depth(s) >= 2 &&
+		    pp_legacy__frame(lg, s, 0) ==
+		            pp_legacy__frame(lg, s, 1) + 1)
+			pp_legacy__drop_frame1(s);
 	}
 }
 
@@ -790,11 +783,13 @@ int pp_legacy__finish(struct pp_legacy *lg, const char *text, size_t len,
 	for (size_t s = 0; s < lg->nsamples; s++) {
 		const struct pp_legacy_sample *ls = &lg->samples[s];
 		struct pp_label lab = {bytes_key, 0, ls->bytes, 0};
+		uint32_t depth = pp_legacy__depth(ls);
 
-		for (uint32_t k = 0; k < ls->n; k++)
+		for (uint32_t k = 0; k < depth; k++)
 			stack[k] =
-			        *table_slot(&tab, lg->addrs[ls->first + k]) - 1;
-		if ((err = pp_profile_add_sample(p, stack, ls->n, ls->values,
+			        *table_slot(&tab, pp_legacy__frame(lg, ls, k)) -
+			        1;
+		if ((err = pp_profile_add_sample(p, stack, depth, ls->values,
 		                                 &lab, ls->has_bytes ? 1 : 0)) <
 		    0)
 			goto done;
