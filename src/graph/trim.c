@@ -122,6 +122,7 @@ int pp_view_trim(struct pp_view *v, const struct pp_trim_opts *o)
 {
 	struct pp_graph *g = v->graph;
 	int64_t node_cutoff, edge_cutoff;
+	bool rebuilt = false;
 	int err;
 
 	v->valid = false;
@@ -136,6 +137,7 @@ int pp_view_trim(struct pp_view *v, const struct pp_trim_opts *o)
 		                                    node_cutoff, v->kept);
 
 		if (nkept != v->norder) {
+			rebuilt = true;
 			v->dropped_nodes = v->norder - nkept;
 			pp_graph_drop_unkept(g, v->kept);
 			if ((err = pp_view_select_order(v,
@@ -149,6 +151,7 @@ int pp_view_trim(struct pp_view *v, const struct pp_trim_opts *o)
 		memset(v->kept, 0, g->nnodes * sizeof(*v->kept));
 		for (int i = 0; i < o->nodecount; i++)
 			v->kept[v->order[i]] = true;
+		rebuilt = true;
 		pp_graph_drop_unkept(g, v->kept);
 		if ((err = pp_view_select_order(v, g->opts.drop_negative,
 		                                o->cum_sort)) < 0)
@@ -167,7 +170,13 @@ int pp_view_trim(struct pp_view *v, const struct pp_trim_opts *o)
 				return err;
 			mode = PP_EDGES_MARKED;
 		}
-		if ((err = pp_graph_accumulate(g, v->kept, mode)) < 0)
+		/* pprof builds its graph again from the nodes it keeps only
+		 * when a cutoff or nodecount drops some; until then the nodes
+		 * it does not list (worth nothing, as under -base, or dropped
+		 * by -drop_negative) keep their edges, and no path bypasses
+		 * them. */
+		if ((err = pp_graph_accumulate(g, rebuilt ? v->kept : NULL,
+		                               mode)) < 0)
 			return err;
 	} else if ((err = pp_graph_add_inline_edges(g, v->order, v->norder,
 	                                            v->kept)) < 0) {
