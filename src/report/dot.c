@@ -531,8 +531,11 @@ static bool put_numeric(struct pp_report *r, uint32_t n, uint32_t label,
 		gr[g].sort_cum =
 		        gr[g].cum_div ? gr[g].cum / gr[g].cum_div : gr[g].cum;
 	}
-	/* Groups sort again by the same order, on their divided values. */
-	for (uint32_t i = 1; i < ng; i++) {
+	/* Groups of several tags sort again by the same order, on their
+	 * divided values; tags few enough to be shown as they are keep the
+	 * order of their undivided ones (which differs under -mean), as
+	 * pprof's collapsedTags returns them. */
+	for (uint32_t i = 1; count > MAX_NODELETS && i < ng; i++) {
 		struct group x = gr[i];
 		uint32_t j;
 
