@@ -214,15 +214,14 @@ static bool match_function(struct matcher *m, uint32_t f)
 
 		fn = &m->p->functions[f];
 		if (m->simplified) {
-			/* Zeroed: PCRE2's JIT reads whole vectors, past the
-			 * name's end (memcheck would see undefined bytes). */
-			char buf[4096] = {0};
 			size_t n;
 			const char *name = pp_profile_strn(m->p, fn->name, &n);
 
-			n = pp_transform__simplify(name, n, buf, sizeof(buf));
+			/* Matched in place, however long the name: a prefix
+			 * of it. */
+			name = pp_transform__simplify(name, n, &n);
 			/* pprof skips frames without a name here. */
-			yes = fn->name != 0 && pp_regex_match(m->re, buf, n);
+			yes = fn->name != 0 && pp_regex_match(m->re, name, n);
 		} else {
 			yes = pp_regex_match(
 			              m->re, pp_profile_str(m->p, fn->name),
@@ -292,8 +291,8 @@ static bool word_at(const char *name, size_t len, size_t i, const char *word,
 	return len - i >= wl && memcmp(name + i, word, wl) == 0;
 }
 
-size_t pp_transform__simplify(const char *name, size_t len, char *buf,
-                              size_t size)
+const char *pp_transform__simplify(const char *name, size_t len,
+                                   size_t *out_len)
 {
 	static const char anon[] = "(anonymous namespace)", op[] = "operator()";
 	size_t i = 0, end;
@@ -312,11 +311,8 @@ size_t pp_transform__simplify(const char *name, size_t len, char *buf,
 		} else
 			i++;
 	}
-	if (end >= size)
-		end = size - 1;
-	memcpy(buf, name, end);
-	buf[end] = '\0';
-	return end;
+	*out_len = end;
+	return name;
 }
 
 /* ---- the filters ------------------------------------------------------- */

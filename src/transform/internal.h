@@ -62,8 +62,9 @@ int pp_transform__tag_filters(struct pp_work *w,
 /* pprof's simplifyFunc: the name without a leading '.' and without its
  * argument list (from the first '(' that does not start "(anonymous
  * namespace)" or "operator()"), of the len bytes at name (NUL bytes are
- * ordinary ones), into buf (NUL-terminated); returns its length. */
-size_t pp_transform__simplify(const char *name, size_t len, char *buf,
-                              size_t size);
+ * ordinary ones). It is a part of name: returns where it starts and sets
+ * *out_len to its length. */
+const char *pp_transform__simplify(const char *name, size_t len,
+                                   size_t *out_len);
 
 #endif

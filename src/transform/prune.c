@@ -10,45 +10,10 @@
 #include <string.h>
 
 #include "pprof/transform.h"
+#include "transform/internal.h"
 #include "util/regex.h"
 
 enum { KEEP = 0, PRUNE = 1, PRUNE_BENEATH = 2 };
-
-/* The part of the n-byte name pprof matches (NUL bytes are ordinary
- * ones), into buf (NUL-terminated); returns its length. */
-static size_t simplify(const char *name, size_t n, char *buf, size_t bufsz)
-{
-	static const char *const reserved[] = {"(anonymous namespace)",
-	                                       "operator()"};
-
-	if (n > 0 && name[0] == '.')
-		name++, n--;
-	for (size_t i = 0; i < n; i++) {
-		bool skip = false;
-
-		for (size_t r = 0; r < 2 && !skip; r++) {
-			size_t rl = strlen(reserved[r]);
-			const char *paren = strchr(reserved[r], '(');
-
-			/* A reserved name that contains this '(' */
-			if (name[i] == '(' &&
-			    i >= (size_t)(paren - reserved[r]) &&
-			    n - (i - (size_t)(paren - reserved[r])) >= rl &&
-			    memcmp(name + i - (size_t)(paren - reserved[r]),
-			           reserved[r], rl) == 0)
-				skip = true;
-		}
-		if (name[i] == '(' && !skip) {
-			n = i;
-			break;
-		}
-	}
-	if (n >= bufsz)
-		n = bufsz - 1;
-	memcpy(buf, name, n);
-	buf[n] = '\0';
-	return n;
-}
 
 /* "^(RX)$" compiled, RX being the profile's string s whole (a NUL in it
  * is an ordinary character, as in Go). */
@@ -76,7 +41,6 @@ int pp_profile_remove_uninteresting(struct pp_ctx *ctx, struct pp_profile *p)
 	struct pp_regex *drop = NULL, *keep = NULL;
 	signed char *fmatch = NULL; /* per function: -1 unknown, 0, 1 */
 	unsigned char *state = NULL;
-	char buf[4096];
 	int err = 0;
 
 	if (!p->drop_frames)
@@ -112,10 +76,10 @@ int pp_profile_remove_uninteresting(struct pp_ctx *ctx, struct pp_profile *p)
 			if (fmatch[f] < 0) {
 				name = pp_profile_strn(p, p->functions[f].name,
 				                       &n);
-				n = simplify(name, n, buf, sizeof(buf));
-				fmatch[f] =
-				        pp_regex_match(drop, buf, n) &&
-				        !(keep && pp_regex_match(keep, buf, n));
+				name = pp_transform__simplify(name, n, &n);
+				fmatch[f] = pp_regex_match(drop, name, n) &&
+				            !(keep &&
+				              pp_regex_match(keep, name, n));
 			}
 			if (fmatch[f])
 				break;
