@@ -22,6 +22,13 @@ struct pp_encode_opts {
 	 * does (its name filter, which always runs, never keeps them).
 	 * false: every sample. */
 	bool drop_stackless;
+	/* pprof's Aggregate without inline frames, which its -proto applies
+	 * under -noinlines: each location keeps only its outermost line, and
+	 * no mapping claims inline frames. false: the lines as they are. */
+	bool noinlines;
+	/* Every line's column written as 0 (that Aggregate drops them unless
+	 * -showcolumns). false: as they are. */
+	bool drop_columns;
 };
 
 /*

@@ -173,7 +173,7 @@ static void put_samples(struct buf *b, const struct pp_profile *p,
 }
 
 static void put_mappings(struct buf *b, const struct pp_profile *p,
-                         struct buf *sub)
+                         bool noinlines, struct buf *sub)
 {
 	for (uint32_t i = 0; i < p->nmappings; i++) {
 		const struct pp_mapping *m = &p->mappings[i];
@@ -187,29 +187,37 @@ static void put_mappings(struct buf *b, const struct pp_profile *p,
 		put_field(sub, 7, m->has_functions);
 		put_field(sub, 8, m->has_filenames);
 		put_field(sub, 9, m->has_line_numbers);
-		put_field(sub, 10, m->has_inline_frames);
+		put_field(sub, 10, m->has_inline_frames && !noinlines);
 		put_sub(b, 3, sub);
 	}
 }
 
 static void put_locations(struct buf *b, const struct pp_profile *p,
-                          struct buf *sub, struct buf *line)
+                          const struct pp_encode_opts *opts, struct buf *sub,
+                          struct buf *line)
 {
+	bool noinlines = opts && opts->noinlines;
+	bool drop_columns = opts && opts->drop_columns;
+
 	for (uint32_t i = 0; i < p->nlocations; i++) {
 		const struct pp_location *l = &p->locations[i];
+		/* The outermost line is the last. */
+		uint32_t k0 =
+		        noinlines && l->line_count ? l->line_count - 1 : 0;
 
 		put_field(sub, 1, l->id);
 		if (l->mapping != PP_NONE)
 			put_field(sub, 2, p->mappings[l->mapping].id);
 		put_field(sub, 3, l->address);
-		for (uint32_t k = 0; k < l->line_count; k++) {
+		for (uint32_t k = k0; k < l->line_count; k++) {
 			const struct pp_line *ln = &p->lines[l->line_first + k];
 
 			if (ln->function != PP_NONE)
 				put_field(line, 1,
 				          p->functions[ln->function].id);
 			put_field(line, 2, (uint64_t)ln->line);
-			put_field(line, 3, (uint64_t)ln->column);
+			put_field(line, 3,
+			          drop_columns ? 0 : (uint64_t)ln->column);
 			put_sub(sub, 4, line);
 		}
 		put_field(sub, 5, l->is_folded);
@@ -244,8 +252,8 @@ int pp_encode_proto(struct pp_ctx *ctx, const struct pp_profile *p,
 	for (uint32_t i = 0; i < p->nsample_types; i++)
 		put_value_type(&b, 1, &p->sample_types[i], &sub);
 	put_samples(&b, p, opts && opts->drop_stackless, &sub, &inner);
-	put_mappings(&b, p, &sub);
-	put_locations(&b, p, &sub, &inner);
+	put_mappings(&b, p, opts && opts->noinlines, &sub);
+	put_locations(&b, p, opts, &sub, &inner);
 	put_functions(&b, p, &sub);
 	for (uint32_t i = 0; i < nstr; i++)
 		put_len(&b, 6, pp_strtab_get(p->strings, i),

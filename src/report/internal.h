@@ -239,6 +239,19 @@ void pp_report__lines_clear(const struct pp_report *r,
 void pp_report__lines_release(const struct pp_report *r,
                               struct pp_report__lines *l);
 
+/* raw and proto print the profile at pprof's "addresses" granularity,
+ * where its Aggregate changes the profile only under -noinlines: each
+ * location keeps its outermost line, and columns go unless -showcolumns. */
+static inline bool pp_report__raw_noinlines(const struct pp_report *r)
+{
+	return r->opts.noinlines;
+}
+
+static inline bool pp_report__raw_drop_columns(const struct pp_report *r)
+{
+	return r->opts.noinlines && !r->opts.showcolumns;
+}
+
 /* Find the unit of every numeric label key (once per report). */
 int pp_report__num_units(struct pp_report *r);
 /* The graph the traces print (as text or JSON): nodes only, at the

@@ -1,13 +1,17 @@
 /* The `proto` report: the profile the other reports see (merged when
  * there are several, and after the transforms), written back as gzip'd
  * profile.proto. As pprof 1.24, samples without a stack are kept (a name
- * filter drops them before this). */
+ * filter drops them before this), and -noinlines leaves each location its
+ * outermost line only, as raw prints it. */
 #include "pprof/encode.h"
 #include "report/internal.h"
 
 int pp_report_proto(struct pp_report *r, FILE *out)
 {
-	struct pp_encode_opts eo = {0};
+	struct pp_encode_opts eo = {
+	        .noinlines = pp_report__raw_noinlines(r),
+	        .drop_columns = pp_report__raw_drop_columns(r),
+	};
 	uint8_t *data = NULL;
 	size_t len = 0;
 	int err;

@@ -124,9 +124,13 @@ static void print_sample_types(const struct pp_profile *p, FILE *out)
 	fprintf(out, "\n");
 }
 
-static void print_location(const struct pp_profile *p, uint32_t l, FILE *out)
+/* With noinlines, only the location's outermost (last) line; with
+ * drop_columns, every column printed as 0 (pp_report__raw_noinlines). */
+static void print_location(const struct pp_profile *p, uint32_t l,
+                           bool noinlines, bool drop_columns, FILE *out)
 {
 	const struct pp_location *loc = &p->locations[l];
+	uint32_t first = noinlines && loc->line_count ? loc->line_count - 1 : 0;
 	char head[96];
 	int len;
 
@@ -141,10 +145,10 @@ static void print_location(const struct pp_profile *p, uint32_t l, FILE *out)
 		snprintf(head + len, sizeof(head) - (size_t)len, "[F] ");
 	if (loc->line_count == 0)
 		fprintf(out, "%s\n", head);
-	for (uint32_t i = 0; i < loc->line_count; i++) {
+	for (uint32_t i = first; i < loc->line_count; i++) {
 		const struct pp_line *ln = &p->lines[loc->line_first + i];
 
-		fprintf(out, "%s", i == 0 ? head : "             ");
+		fprintf(out, "%s", i == first ? head : "             ");
 		if (ln->function == PP_NONE) {
 			fprintf(out, "??\n");
 			continue;
@@ -157,7 +161,7 @@ static void print_location(const struct pp_profile *p, uint32_t l, FILE *out)
 			fputc(' ', out);
 			pp_report__put_str(p, f->filename, out);
 			fprintf(out, ":%lld:%lld s=%lld", (long long)ln->line,
-			        (long long)ln->column,
+			        drop_columns ? 0LL : (long long)ln->column,
 			        (long long)f->start_line);
 			if (f->name != f->system_name) {
 				fputc('(', out);
@@ -169,7 +173,8 @@ static void print_location(const struct pp_profile *p, uint32_t l, FILE *out)
 	}
 }
 
-static void print_mapping(const struct pp_profile *p, uint32_t i, FILE *out)
+static void print_mapping(const struct pp_profile *p, uint32_t i,
+                          bool noinlines, FILE *out)
 {
 	const struct pp_mapping *m = &p->mappings[i];
 
@@ -186,7 +191,7 @@ static void print_mapping(const struct pp_profile *p, uint32_t i, FILE *out)
 	fprintf(out, " %s%s%s%s\n", m->has_functions ? "[FN]" : "",
 	        m->has_filenames ? "[FL]" : "",
 	        m->has_line_numbers ? "[LN]" : "",
-	        m->has_inline_frames ? "[IN]" : "");
+	        m->has_inline_frames && !noinlines ? "[IN]" : "");
 }
 
 #define IDS_MAX (1u << 22)
@@ -312,10 +317,11 @@ int pp_report_raw(struct pp_report *r, FILE *out)
 	}
 	fprintf(out, "Locations\n");
 	for (uint32_t l = 0; l < p->nlocations; l++)
-		print_location(p, l, out);
+		print_location(p, l, pp_report__raw_noinlines(r),
+		               pp_report__raw_drop_columns(r), out);
 	fprintf(out, "Mappings\n");
 	for (uint32_t m = 0; m < p->nmappings; m++)
-		print_mapping(p, m, out);
+		print_mapping(p, m, pp_report__raw_noinlines(r), out);
 done:
 	pp_report__lines_release(r, &str);
 	pp_report__lines_release(r, &num);

@@ -121,6 +121,17 @@ mkdir -p "$TMP/cwd/proto"
 (cd "$TMP/cwd" && "$PPROF_C" proto -output "$TMP/p.pb.gz" "$CPU" >/dev/null 2>&1)
 if [ -s "$TMP/p.pb.gz" ]; then ok; else bad "proto beside a proto/ directory"; fi
 
+# As pprof's -proto, -noinlines leaves each location its outermost line
+# (and no columns unless -showcolumns): what go tool pprof -raw prints of
+# the same options (tests/golden/options.cases).
+for o in noinlines noinlines_showcolumns; do
+	run -proto $(echo "-$o" | sed 's/_/ -/') -output "$TMP/$o.pb.gz" \
+		"$SRCDIR/testdata/columns/columns.pb.gz"
+	run -raw "$TMP/$o.pb.gz"
+	expect_same "$SRCDIR/tests/golden/options/columns_raw_$o.txt" \
+		"$TMP/out" "raw of proto -$o"
+done
+
 # As pprof 1.24's -proto, samples without a stack are kept (no name
 # filter drops them).
 run -proto -output "$TMP/tc.pb.gz" "$TC"
