@@ -24,18 +24,20 @@
 
 /* The temporary output file and the shell's reserved file name a signal
  * removes (see cli/output.h), the signal mask to go back to after a hold,
- * and the interactive shell's Ctrl-C: while caught, SIGINT only sets the
- * flag the library's long loops check (pp_ctx.interrupt). */
+ * and the signals caught instead of ending the process: the interactive
+ * shell's Ctrl-C (SIGINT), or every stop signal while the web server
+ * warms up. A caught one only sets the flag the library's long loops
+ * check (pp_ctx.interrupt). */
 static const char *volatile signal_temp;
 static const char *volatile signal_reserved;
 static sigset_t signal_saved_mask;
-static volatile sig_atomic_t interrupted, catch_interrupt;
+static volatile sig_atomic_t interrupted, catch_interrupt, catch_stops;
 
 static void on_signal(int sig)
 {
 	const char *tmp = signal_temp, *reserved = signal_reserved;
 
-	if (sig == SIGINT && catch_interrupt) {
+	if ((sig == SIGINT && catch_interrupt) || catch_stops) {
 		interrupted = 1;
 		return;
 	}
@@ -98,6 +100,12 @@ void pp_cli_signals_catch_interrupt(bool on)
 {
 	interrupted = 0;
 	catch_interrupt = on;
+}
+
+void pp_cli_signals_catch_stops(bool on)
+{
+	interrupted = 0;
+	catch_stops = on;
 }
 
 void pp_cli_signals_restart(bool on)
@@ -289,6 +297,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (args.config.http) {
+		/* The server lets a stop signal in only while it builds the
+		 * flame graph's trees, which it then stops (pp_web_serve). */
+		pp_cli_signals_catch_stops(true);
 		if ((rc = pp_web_serve(&ctx, &args.config, session, stderr)) <
 		    0) {
 			print_line("pprof-c: ", ctx.message);

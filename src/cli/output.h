@@ -34,6 +34,10 @@ void pp_cli_signals_reserved(const char *path);
  * pp_cli_signals_interrupted returns.
  */
 void pp_cli_signals_catch_interrupt(bool on);
+/* The web server's stop signals: while on, SIGINT, SIGTERM and SIGHUP
+ * end no process but set the interrupt flag (pp_ctx.interrupt), which
+ * this clears. */
+void pp_cli_signals_catch_stops(bool on);
 /* While on, a caught SIGINT restarts the system call it interrupted (the
  * report's writes to the terminal go on until its loop sees the flag);
  * off at the prompt, where libedit's read must return EINTR. */

@@ -558,17 +558,19 @@ static pid_t open_browser(const char *url, FILE *status)
  * tree, pp_web_views_warm) and the page's other requests too (its saved
  * configurations), or FIRST_PAGE_WAIT_MS passed: the whole tree, built
  * under the lock, would hold them back. true when a stop signal came
- * instead.
+ * instead (the CLI catches them into ctx's interrupt flag while the server
+ * warms up; a signal also cuts the sleep short).
  */
-static bool wait_first_page(struct server *s, const sigset_t *stop)
+static bool wait_first_page(struct server *s, struct pp_ctx *ctx)
 {
 	const struct timespec poll = {0, 20 * 1000 * 1000};
 
 	for (int ms = 0; ms < FIRST_PAGE_WAIT_MS; ms += 20) {
 		bool served;
 
-		if (sigtimedwait(stop, NULL, &poll) > 0)
+		if (pp_interrupted(ctx))
 			return true;
+		nanosleep(&poll, NULL);
 		pthread_mutex_lock(&s->lock);
 		served = pp_web_views_flame_served(s->views);
 		pthread_mutex_unlock(&s->lock);
@@ -576,7 +578,26 @@ static bool wait_first_page(struct server *s, const sigset_t *stop)
 		    now_ms() - atomic_load(&s->last_ms) >= QUIET_MS)
 			break;
 	}
-	return false;
+	return pp_interrupted(ctx);
+}
+
+/* The signals of stop that were not blocked (old) and that something
+ * handles rather than ignores. */
+static void stop_signals_handled(const sigset_t *stop, const sigset_t *old,
+                                 sigset_t *out)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+
+	sigemptyset(out);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa;
+
+		if (sigismember(stop, sigs[i]) == 1 &&
+		    sigismember(old, sigs[i]) == 0 &&
+		    sigaction(sigs[i], NULL, &sa) == 0 &&
+		    sa.sa_handler != SIG_IGN)
+			sigaddset(out, sigs[i]);
+	}
 }
 
 int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
@@ -586,7 +607,7 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	char port[16], *initial = NULL, url[512];
 	struct MHD_Daemon *d[2] = {NULL, NULL};
 	const char *why;
-	sigset_t stop, old;
+	sigset_t stop, old, let_in;
 	bool loopback = true, ipv6 = false, empty = false;
 	int fd[2] = {-1, -1}, err, sig;
 	pid_t browser = -1;
@@ -623,6 +644,7 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	stop_signals_handled(&stop, &old, &let_in);
 	/* One daemon per listening socket (the IPv4 and IPv6 loopbacks of
 	 * an empty host); their threads share the views under s.lock. */
 	for (int i = 0; i < 2 && fd[i] >= 0; i++) {
@@ -659,17 +681,28 @@ int pp_web_serve(struct pp_ctx *ctx, const struct pp_cli_config *cfg,
 	}
 	/* The first page is the flame graph: the top of its tree is built
 	 * while the browser starts and fetches the page; the whole tree once
-	 * the page has its data. */
+	 * the page has its data. Both can take seconds on a big profile, so
+	 * this thread lets the stop signals in meanwhile (the daemons' threads
+	 * keep them blocked): the CLI catches them into ctx's interrupt flag,
+	 * which stops the tree being built. A signal its starter left
+	 * ignored (SIGINT in a script's background job) stays blocked: let
+	 * in, it would be lost, while blocked it waits for sigwait below,
+	 * as before. */
+	pthread_sigmask(SIG_UNBLOCK, &let_in, NULL);
 	pthread_mutex_lock(&s.lock);
 	pp_web_views_warm(s.views);
 	pthread_mutex_unlock(&s.lock);
-	if (!wait_first_page(&s, &stop)) {
+	if (!wait_first_page(&s, ctx)) {
 		pthread_mutex_lock(&s.lock);
 		pp_web_views_warm_whole(s.views);
 		pthread_mutex_unlock(&s.lock);
+	}
+	/* Blocked again before the flag is read: a signal from now on waits
+	 * for sigwait. */
+	pthread_sigmask(SIG_BLOCK, &stop, NULL);
+	if (!pp_interrupted(ctx))
 		while (sigwait(&stop, &sig) != 0)
 			;
-	}
 	for (int i = 0; i < 2; i++)
 		if (d[i])
 			MHD_stop_daemon(d[i]);

@@ -63,6 +63,7 @@ expect_same() {
 # Sets SERVER (its pid) and LISTEN (the address); returns 1 if it never
 # said it listens.
 start_server() {
+	: >"$TMP/server.out" # as serve_web: never a previous server's line
 	"$@" >"$TMP/server.out" 2>"$TMP/server.err" &
 	SERVER=$!
 	trap 'kill $SERVER 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -75,6 +76,9 @@ start_server() {
 # the background, leaving its pid in $PID and its URL in $URL (empty if it
 # did not come up within 20 s); its stderr goes to $TMP/serve.err.
 serve_web() {
+	# Emptied here first: the child opens it only when it gets to run,
+	# and the loop below must not read a previous server's URL meanwhile.
+	: >"$TMP/serve.err"
 	"$PPROF_C" -no_browser "$@" 2>"$TMP/serve.err" &
 	PID=$!
 	URL=
