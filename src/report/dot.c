@@ -211,8 +211,16 @@ static void dot_color(double score, bool background, char *buf, size_t size)
 	double value = background ? 0.93 : 0.7;
 	double r, g, b;
 
-	if (isnan(score))
-		score = 0;
+	/* A share of a zero total (under -mean the total is a mean, which
+	 * can round to 0) is NaN for a node worth 0: pprof carries it into
+	 * green, and Go's conversion of NaN to a byte gives 0 on amd64,
+	 * leaving red and blue as for any positive score. */
+	if (isnan(score)) {
+		snprintf(buf, size, "#%02x00%02x",
+		         (unsigned)(uint8_t)(value * 255.0),
+		         (unsigned)(uint8_t)(value * (1 - saturation) * 255.0));
+		return;
+	}
 	score = fmax(-1.0, fmin(1.0, score));
 	if (fabs(score) < 0.2)
 		saturation *= fabs(score) / 0.2;
