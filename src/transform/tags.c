@@ -152,9 +152,12 @@ static int compile_filter(struct pp_ctx *ctx, const struct pp_profile *p,
 		return 0;
 	f->set = true;
 	if ((eq = strchr(value, '='))) {
-		f->has_key = true;
-		f->key =
-		        pp_strtab_find(p->strings, value, (size_t)(eq - value));
+		/* An empty key ("=t1") is none at all, as in pprof: the
+		 * regexes then match "key:value". */
+		f->has_key = eq != value;
+		if (f->has_key)
+			f->key = pp_strtab_find(p->strings, value,
+			                        (size_t)(eq - value));
 		value = eq + 1;
 	}
 	if (parse_range(value, f)) {
