@@ -60,10 +60,69 @@ static int set_command(struct pp_cli_args *a, const struct pp_command *c,
 	return 0;
 }
 
+/* pprof's granularity and sort are each one choice its flags spell
+ * (-lines, -files, ...; -cum, -flat): which of each group's flags the
+ * command line left true, one bit per alias value. */
+struct choices {
+	unsigned granularity, sort;
+};
+
+static void note_choice(struct choices *ch, const struct pp_setting *s,
+                        const char *value)
+{
+	/* pp_setting_apply has checked the value: Go's boolean spellings
+	 * that start with 1, t or T are true, the others false. */
+	bool on =
+	        !value || value[0] == '1' || value[0] == 't' || value[0] == 'T';
+	unsigned *mask = s->kind == PP_SET_ALIAS_GRANULARITY ? &ch->granularity
+	                 : s->kind == PP_SET_SORT            ? &ch->sort
+	                                                     : NULL;
+
+	if (!mask)
+		return;
+	if (on)
+		*mask |= 1u << s->alias_value;
+	else
+		*mask &= ~(1u << s->alias_value);
+}
+
+/* More than one flag of a group true is pprof's usage error, where the
+ * shell's name=value takes the last (so only the command line checks). */
+static int check_choices(const struct choices *ch, char *err, size_t errsize)
+{
+	for (int g = 0; g < 2; g++) {
+		enum pp_setting_kind kind =
+		        g ? PP_SET_SORT : PP_SET_ALIAS_GRANULARITY;
+		unsigned mask = g ? ch->sort : ch->granularity;
+		const char *sep = "";
+		size_t used;
+
+		if ((mask & (mask - 1)) == 0)
+			continue;
+		/* pprof lists them in Go's map order; ours is the table's. */
+		used = (size_t)snprintf(err, errsize,
+		                        "conflicting options set: [");
+		for (size_t i = 0; i < pp_nsettings && used < errsize; i++) {
+			const struct pp_setting *s = &pp_settings[i];
+
+			if (s->kind != kind || !(mask & (1u << s->alias_value)))
+				continue;
+			used += (size_t)snprintf(err + used, errsize - used,
+			                         "%s%s", sep, s->name);
+			sep = " ";
+		}
+		if (used < errsize)
+			snprintf(err + used, errsize - used, "]");
+		return -1;
+	}
+	return 0;
+}
+
 int pp_cli_parse(int argc, char **argv, struct pp_cli_args *a, char *err,
                  size_t errsize)
 {
 	bool options_done = false, want_regex = false, want_count = false;
+	struct choices choices = {0, 0};
 
 	memset(a, 0, sizeof(*a));
 	pp_cli_config_init(&a->config);
@@ -142,6 +201,7 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli_args *a, char *err,
 			if (pp_setting_apply(s, &a->config, value, err,
 			                     errsize) < 0)
 				return -1;
+			note_choice(&choices, s, value);
 			continue;
 		}
 		/* A positional word. */
@@ -190,6 +250,9 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli_args *a, char *err,
 		         a->command->name);
 		return -1;
 	}
+	if (!a->help && !a->version &&
+	    check_choices(&choices, err, errsize) < 0)
+		return -1;
 	return 0;
 }
 

@@ -102,6 +102,16 @@ run top -nodecount=abc "$GOOD"
 expect_status 2 "bad number"
 run top -granularity=bogus "$GOOD"
 expect_status 2 "bad granularity"
+# Two flags of one of pprof's choices (granularity, sort) left true: its
+# usage error; set false, or set twice, they are no conflict.
+run -top -lines -files "$GOOD"
+expect_status 2 "conflicting granularity flags"
+grep -q "conflicting options set: \[files lines\]$" "$TMP/err" && ok ||
+	bad "conflicting options message: $(cat "$TMP/err")"
+run top -cum -flat=true "$GOOD"
+expect_status 2 "conflicting sort flags"
+run top -cum -flat=false -lines -lines "$GOOD"
+expect_status 0 "a choice's flag set false or twice"
 run top
 expect_status 2 "no profile"
 run top "$GOOD" "$SRCDIR/testdata/go/heap.pb.gz"
