@@ -59,11 +59,16 @@ int pp_tokenize(const char *line, struct pp_tokens *t, char *err,
 					t->buf[w++] = *p;
 				continue;
 			}
-			if (is_blank(*p) || *p == '>')
+			/* Past the command word, a '>' inside a word is part
+			 * of it: C++ and Java names hold them
+			 * (std::vector<int>::at, Outer$Inner.<init>). */
+			if (is_blank(*p) || (*p == '>' && t->n == 0))
 				break;
 			if (*p == '\'' || *p == '"') {
 				quote = *p;
-			} else if (*p == '\\' && p[1]) {
+			} else if (*p == '\\' &&
+			           (is_blank(p[1]) || p[1] == '\'' ||
+			            p[1] == '"' || p[1] == '>')) {
 				t->buf[w++] = *++p;
 			} else {
 				t->buf[w++] = *p;

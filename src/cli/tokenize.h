@@ -4,8 +4,15 @@
  *
  *   blanks separate words;  'single quotes' keep everything literally;
  *   "double quotes" keep everything but \" and \\;  a backslash outside
- *   quotes takes the next character literally;  an unquoted '>' is a word
- *   of its own (an output redirection: `top>x`, `top > x`, `top >x`).
+ *   quotes takes a blank, a quote or '>' after it literally;  an unquoted
+ *   '>' that starts a word, or follows the command word, is a word of its
+ *   own (an output redirection: `top>x`, `top > x`, `top >x`); inside a
+ *   later word it is part of it, as in pprof's shell (`list
+ *   std::vector<int>::at`).
+ *
+ * Any other backslash stays, with the character after it: pprof's shell
+ * passes words on as typed, so its regexes (`peek main\.\(\*T\)\.f`,
+ * `focus=a\.b`, `a\\b`) reach the command whole, as they do there.
  */
 #ifndef PP_CLI_TOKENIZE_H
 #define PP_CLI_TOKENIZE_H

@@ -15,7 +15,7 @@ shell() {
 
 # Transcripts: the same reports as pprof's shell, byte for byte (pprof's
 # prompts, blank lines and Time: lines aside; see regen.sh).
-for x in session:cpu heap:heap session:goroutine merged:goroutine filters:cpu words:cpu; do
+for x in session:cpu heap:heap session:goroutine merged:goroutine filters:cpu words:cpu regex:cpu; do
 	n=${x%%:*} p=${x##*:}
 	shell "$GO/$p.pb.gz" <"$D/$n.in"
 	sed -e '/^$/d' -e '/^Time: /d' "$TMP/out" >"$TMP/t"

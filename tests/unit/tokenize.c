@@ -33,7 +33,12 @@ static void test_tokenize__words(void **state)
 	        {"list 'main\\.f g'", "list|main\\.f g"},
 	        {"list \"a \\\"b\\\" \\\\ \\n\"", "list|a \"b\" \\ \\n"},
 	        {"peek a\\ b", "peek|a b"},
+	        /* Other backslashes stay: pprof's regexes pass whole. */
+	        {"peek main\\.\\(\\*T\\)\\.f", "peek|main\\.\\(\\*T\\)\\.f"},
+	        {"focus=a\\\\b \\'x\\\" \\>", "focus=a\\\\b|'x\"|>"},
 	        {"top>x", "top|<>|x"},
+	        {"list std::vector<int>::at x>y >z",
+	         "list|std::vector<int>::at|x>y|<>|z"},
 	        {"top > 'x y'", "top|<>|x y"},
 	        {"top '>' x", "top|>|x"},
 	        {"focus=''", "focus="},

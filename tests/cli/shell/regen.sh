@@ -19,3 +19,4 @@ gen session goroutine
 gen merged goroutine
 gen filters cpu
 gen words cpu
+gen regex cpu
