@@ -6,7 +6,9 @@
  * a sample first reaches them, so the result holds only what samples use, in
  * pprof's order (which raw and proto output show). Samples with the same
  * stack and labels become one with the values summed; samples whose values
- * are all zero are dropped.
+ * are all zero are dropped. As pprof's driver first makes the profiles'
+ * sample types compatible, the result keeps the types all inputs have
+ * (compatibilize).
  */
 #include <string.h>
 
@@ -53,10 +55,27 @@ static void table_release(struct pp_ctx *ctx, struct key_table *t)
 	pp_free(ctx, t->slots);
 }
 
+/* A profile merged: its default sample type and its sample types (dst's
+ * strings), which decide the merged default once the types every profile
+ * has are known (pp_merger_finish). */
+struct source_types {
+	pp_str dflt;
+	size_t first; /* in merger.types */
+	uint32_t n;
+};
+
 struct merger {
 	struct pp_ctx *ctx;
 	struct pp_profile *dst;
 	const struct pp_profile *src;
+	/* src's values in dst's sample types, nsample_types of dst's per
+	 * sample: src->values, or projected when src has others too. */
+	const int64_t *src_values;
+	int64_t *projected;
+	struct source_types *sources;
+	size_t nsources, cap_sources;
+	pp_str *types;
+	size_t ntypes, cap_types;
 	pp_str *strmap;
 	uint32_t *mapmap, *funcmap, *locmap; /* PP_NONE until mapped */
 	struct key_table maps, funcs, locs, samples;
@@ -425,7 +444,7 @@ static int sample_view(struct merger *m, uint32_t s, uint32_t **locs,
 static int map_samples(struct merger *m)
 {
 	const struct pp_profile *src = m->src;
-	uint32_t *locs = NULL, n = src->nsamples;
+	uint32_t *locs = NULL, n = src->nsamples, nt = m->dst->nsample_types;
 	struct pp_label *labels = NULL;
 	uint64_t *hashes = NULL;
 	size_t cap_locs = 0, cap_labels = 0;
@@ -440,8 +459,7 @@ static int map_samples(struct merger *m)
 		hashes[s] = 0;
 		if ((err = pp_interrupt_poll(m->ctx, s)) < 0)
 			goto done;
-		if (is_zero(pp_profile_sample_values(src, s),
-		            src->nsample_types))
+		if (is_zero(m->src_values + (size_t)s * nt, nt))
 			continue;
 		if ((err = sample_view(m, s, &locs, &cap_locs, &labels,
 		                       &cap_labels)) < 0)
@@ -452,14 +470,14 @@ static int map_samples(struct merger *m)
 	}
 	for (uint32_t s = 0; s < n; s++) {
 		const struct pp_sample *smp = &src->samples[s];
-		const int64_t *v = pp_profile_sample_values(src, s);
+		const int64_t *v = m->src_values + (size_t)s * nt;
 
 		if (s + AHEAD < n)
 			PREFETCH(&m->samples.slots[TAG(hashes[s + AHEAD]) &
 			                           (m->samples.nslots - 1)]);
 		if ((err = pp_interrupt_poll(m->ctx, s)) < 0)
 			goto done;
-		if (is_zero(v, src->nsample_types))
+		if (is_zero(v, nt))
 			continue;
 		if ((err = sample_view(m, s, &locs, &cap_locs, &labels,
 		                       &cap_labels)) < 0 ||
@@ -719,27 +737,100 @@ static bool same_str(const struct pp_profile *a, pp_str sa,
 	return na == nb && memcmp(ta, tb, na) == 0;
 }
 
-static int compatible(struct pp_ctx *ctx, const struct pp_profile *a,
-                      const struct pp_profile *b, const char *name)
+/* Do profiles a and b have the same period type? */
+static bool same_period_type(const struct pp_profile *a,
+                             const struct pp_profile *b)
 {
-	const char *why = NULL;
+	return same_str(a, a->period_type.type, b, b->period_type.type) &&
+	       same_str(a, a->period_type.unit, b, b->period_type.unit);
+}
 
-	if (!same_str(a, a->period_type.type, b, b->period_type.type) ||
-	    !same_str(a, a->period_type.unit, b, b->period_type.unit))
-		why = "period types";
-	else if (a->nsample_types != b->nsample_types)
-		why = "sample types";
-	for (uint32_t i = 0; !why && i < a->nsample_types; i++)
-		if (!same_str(a, a->sample_types[i].type, b,
-		              b->sample_types[i].type) ||
-		    !same_str(a, a->sample_types[i].unit, b,
-		              b->sample_types[i].unit))
-			why = "sample types";
-	if (why)
-		return pp_error(ctx, PP_EUSAGE,
-		                "%s: cannot merge profiles with different %s",
-		                name ? name : "profile", why);
-	return 0;
+/* The index of b's sample type named as a's type i, or -1. */
+static int find_type(const struct pp_profile *a, uint32_t i,
+                     const struct pp_profile *b)
+{
+	for (uint32_t j = 0; j < b->nsample_types; j++)
+		if (same_str(a, a->sample_types[i].type, b,
+		             b->sample_types[j].type))
+			return (int)j;
+	return -1;
+}
+
+/*
+ * pprof's CompatibilizeSampleTypes, a profile at a time: the merged profile
+ * keeps the sample types every profile has (by name, in the first one's
+ * order), so m->dst drops those p lacks, and m->src_values is p's values
+ * in the types kept. A type p has with another unit, and no type in
+ * common, are errors.
+ */
+static int compatibilize(struct merger *m, const struct pp_profile *p,
+                         const char *name)
+{
+	struct pp_profile *dst = m->dst;
+	uint32_t nt = dst->nsample_types, nc = 0;
+	bool same = p->nsample_types == nt;
+	const char *why = NULL;
+	int *idx = pp_malloc(m->ctx, ((size_t)nt + 1) * sizeof(*idx));
+	int err = 0;
+
+	if (!idx)
+		return pp_error(m->ctx, PP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < nt; i++) {
+		idx[i] = find_type(dst, i, p);
+		if (idx[i] < 0)
+			continue;
+		same = same && idx[i] == (int)i;
+		nc++;
+	}
+	/* In pprof's order: the types in common, the period types (its
+	 * ScaleProfiles), the units of the types kept (its Merge). */
+	if (nc == 0)
+		why = "profiles have empty common sample type list";
+	else if (!same_period_type(dst, p))
+		why = "cannot merge profiles with different period types";
+	for (uint32_t i = 0; !why && i < nt; i++)
+		if (idx[i] >= 0 && !same_str(dst, dst->sample_types[i].unit, p,
+		                             p->sample_types[idx[i]].unit))
+			why = "cannot merge profiles with different sample "
+			      "types";
+	if (why) {
+		err = pp_error(m->ctx, PP_EUSAGE, "%s: %s",
+		               name ? name : "profile", why);
+		goto done;
+	}
+	if (nc < nt) {
+		/* In place: each value moves to a lower index or stays. */
+		size_t w = 0;
+
+		for (uint32_t s = 0; s < dst->nsamples; s++)
+			for (uint32_t i = 0; i < nt; i++)
+				if (idx[i] >= 0)
+					dst->values[w++] =
+					        dst->values[(size_t)s * nt + i];
+		for (uint32_t i = 0, k = 0; i < nt; i++)
+			if (idx[i] >= 0) {
+				dst->sample_types[k] = dst->sample_types[i];
+				idx[k++] = idx[i];
+			}
+		dst->nsample_types = nc;
+	}
+	m->src_values = p->values;
+	if (!same) {
+		m->projected = pp_malloc(m->ctx, ((size_t)p->nsamples * nc +
+		                                  1) * sizeof(*m->projected));
+		if (!m->projected) {
+			err = pp_error(m->ctx, PP_ENOMEM, "out of memory");
+			goto done;
+		}
+		for (uint32_t s = 0; s < p->nsamples; s++)
+			for (uint32_t k = 0; k < nc; k++)
+				m->projected[(size_t)s * nc + k] =
+				        pp_profile_sample_values(p, s)[idx[k]];
+		m->src_values = m->projected;
+	}
+done:
+	pp_free(m->ctx, idx);
+	return err;
 }
 
 /* String s of src interned in dst, whole (it may hold NUL bytes). */
@@ -850,6 +941,33 @@ done:
 	return 0;
 }
 
+/* Remember p's default and sample types for merged_default. */
+static int note_source(struct merger *m, const struct pp_profile *p)
+{
+	struct source_types *st;
+	int err;
+
+	if ((err = pp_grow(m->ctx, (void **)&m->sources, &m->cap_sources,
+	                   m->nsources + 1, sizeof(*m->sources))) < 0 ||
+	    (err = pp_grow(m->ctx, (void **)&m->types, &m->cap_types,
+	                   m->ntypes + p->nsample_types, sizeof(*m->types))) <
+	            0)
+		return err;
+	st = &m->sources[m->nsources++];
+	st->dflt = copy_str(m->dst, p, p->default_sample_type);
+	st->first = m->ntypes;
+	st->n = p->nsample_types;
+	for (uint32_t j = 0; j < p->nsample_types; j++)
+		m->types[m->ntypes++] =
+		        copy_str(m->dst, p, p->sample_types[j].type);
+	if (st->dflt == PP_NONE)
+		return pp_error(m->ctx, PP_ENOMEM, "out of memory");
+	for (size_t j = st->first; j < m->ntypes; j++)
+		if (m->types[j] == PP_NONE)
+			return pp_error(m->ctx, PP_ENOMEM, "out of memory");
+	return 0;
+}
+
 int pp_merger_add(struct pp_merger *mg, const struct pp_profile *p,
                   const char *name)
 {
@@ -857,15 +975,14 @@ int pp_merger_add(struct pp_merger *mg, const struct pp_profile *p,
 	struct pp_profile *dst = m->dst;
 	int err;
 
-	if ((err = compatible(m->ctx, dst, p, name)) < 0)
-		return err;
+	if ((err = compatibilize(m, p, name)) < 0 ||
+	    (err = note_source(m, p)) < 0)
+		goto done;
 	if (dst->time_nanos == 0 || p->time_nanos < dst->time_nanos)
 		dst->time_nanos = p->time_nanos;
 	dst->duration_nanos += p->duration_nanos;
 	if (dst->period == 0 || dst->period < p->period)
 		dst->period = p->period;
-	if (!dst->default_sample_type && p->default_sample_type)
-		dst->default_sample_type = STR(p, p->default_sample_type);
 	for (uint32_t c = 0; c < p->ncomments; c++) {
 		pp_str s = STR(p, p->comments[c]);
 		bool seen = false;
@@ -873,13 +990,43 @@ int pp_merger_add(struct pp_merger *mg, const struct pp_profile *p,
 		for (uint32_t k = 0; k < dst->ncomments; k++)
 			seen = seen || dst->comments[k] == s;
 		if (!seen && (err = pp_profile_add_comment(dst, s)) < 0)
-			return err;
+			goto done;
 	}
 #undef STR
 	m->src = p;
 	err = merge_one(m, mg->alone);
 	m->src = NULL;
+done:
+	pp_free(m->ctx, m->projected);
+	m->projected = NULL;
 	return err;
+}
+
+/*
+ * The merged default sample type, as pprof's: each profile whose sample
+ * types were not exactly the ones kept (compatibilizeSampleTypes changed
+ * it) gets its default if kept, else the first type kept; the first
+ * profile's non-empty default is the merged profile's.
+ */
+static void merged_default(struct merger *m)
+{
+	struct pp_profile *dst = m->dst;
+
+	dst->default_sample_type = 0;
+	for (size_t i = 0; i < m->nsources && !dst->default_sample_type; i++) {
+		const struct source_types *st = &m->sources[i];
+		pp_str d = st->dflt;
+		bool exact = st->n == dst->nsample_types, kept = false;
+
+		for (uint32_t k = 0; k < dst->nsample_types; k++) {
+			exact = exact && m->types[st->first + k] ==
+			                         dst->sample_types[k].type;
+			kept = kept || dst->sample_types[k].type == d;
+		}
+		if (!exact && !kept)
+			d = dst->sample_types[0].type;
+		dst->default_sample_type = d;
+	}
 }
 
 int pp_merger_finish(struct pp_merger *mg, struct pp_profile **out)
@@ -887,9 +1034,11 @@ int pp_merger_finish(struct pp_merger *mg, struct pp_profile **out)
 	struct pp_profile *dst = mg->m.dst;
 
 	*out = NULL;
+	merged_default(&mg->m);
 	mg->m.dst = NULL;
-	/* Values that cancel out (a base subtracted) leave zero samples:
-	 * merge once more to drop them and what only they used. */
+	/* Values that cancel out (a base subtracted), or sample types
+	 * dropped, leave zero samples: merge once more to drop them and what
+	 * only they used. */
 	for (uint32_t s = 0; s < dst->nsamples; s++) {
 		int err;
 
@@ -916,8 +1065,39 @@ void pp_merger_free(struct pp_merger *mg)
 	table_release(ctx, &mg->m.locs);
 	table_release(ctx, &mg->m.samples);
 	pp_free(ctx, mg->m.lines);
+	pp_free(ctx, mg->m.projected);
+	pp_free(ctx, mg->m.sources);
+	pp_free(ctx, mg->m.types);
 	pp_profile_free(mg->m.dst);
 	pp_free(ctx, mg);
+}
+
+/* A sample type that all profiles have, and the same period type (checked
+ * in that order, as pprof). */
+static int mergeable(struct pp_ctx *ctx, struct pp_profile *const *profiles,
+                     const char *const *names, size_t n)
+{
+	const struct pp_profile *first = profiles[0];
+	bool common = false;
+
+	for (uint32_t t = 0; t < first->nsample_types && !common; t++) {
+		common = true;
+		for (size_t i = 1; i < n && common; i++)
+			common = find_type(first, t, profiles[i]) >= 0;
+	}
+	if (n > 1 && !common)
+		return pp_error(
+		        ctx, PP_EUSAGE,
+		        "%s: profiles have empty common sample type list",
+		        names && names[n - 1] ? names[n - 1] : "profile");
+	for (size_t i = 1; i < n; i++)
+		if (!same_period_type(first, profiles[i]))
+			return pp_error(ctx, PP_EUSAGE,
+			                "%s: cannot merge profiles with "
+			                "different period types",
+			                names && names[i] ? names[i]
+			                                  : "profile");
+	return 0;
 }
 
 int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
@@ -928,11 +1108,10 @@ int pp_profile_merge(struct pp_ctx *ctx, struct pp_profile *const *profiles,
 	int err;
 
 	*out = NULL;
-	/* Every input checked before any is merged. */
-	for (size_t i = 1; i < n; i++)
-		if ((err = compatible(ctx, profiles[0], profiles[i],
-		                      names ? names[i] : NULL)) < 0)
-			return err;
+	/* Every input checked before any is merged (pp_merger_add checks
+	 * the units of the types kept). */
+	if ((err = mergeable(ctx, profiles, names, n)) < 0)
+		return err;
 	if ((err = pp_merger_new(ctx, profiles[0], &mg)) < 0)
 		return err;
 	mg->alone = n == 1;

@@ -116,6 +116,6 @@ run top
 expect_status 2 "no profile"
 run top "$GOOD" "$SRCDIR/testdata/go/heap.pb.gz"
 expect_status 2 "merging different sample types"
-expect_err_line "cannot merge profiles with different" "merging different sample types"
+expect_err_line "heap.pb.gz: profiles have empty common sample type list$" "merging different sample types"
 
 finish

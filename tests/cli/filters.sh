@@ -63,7 +63,7 @@ expect_err_line "^pprof-c: -base and -diff_base flags cannot both be specified$"
 # fit the others and the profile; an empty one is dropped, as in pprof.
 run top -base "$BEFORE" -base "$HEAP" "$AFTER"
 expect_status 2 "second base with other sample types"
-expect_err_line "^pprof-c: .*heap.pb.gz: cannot merge profiles with different period types$" "second base with other sample types"
+expect_err_line "^pprof-c: .*heap.pb.gz: profiles have empty common sample type list$" "second base with other sample types"
 expect_no_stdout "second base with other sample types"
 run top -base "$SRCDIR/testdata/go/heap_before.pb.gz" -base "$HEAP" "$CPU"
 expect_status 2 "two bases with other sample types"

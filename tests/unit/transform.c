@@ -444,7 +444,7 @@ static void test_transform__merge_refuses_other_types(void **state)
 	struct pp_profile *a = PROFILE(&f->ctx, CPU, "main 1,1");
 	struct pp_profile *b =
 	        PROFILE(&f->ctx, "samples/count cpu/microseconds", "main 1,1");
-	struct pp_profile *c = PROFILE(&f->ctx, "samples/count", "main 1");
+	struct pp_profile *c = PROFILE(&f->ctx, "alloc/count", "main 1");
 	struct pp_profile *ab[2] = {a, b}, *ac[2] = {a, c}, *m = NULL;
 	const char *names[2] = {"a.pb.gz", "b.pb.gz"};
 
@@ -454,15 +454,56 @@ static void test_transform__merge_refuses_other_types(void **state)
 	assert_null(m);
 	assert_string_equal(f->ctx.message, "b.pb.gz: cannot merge profiles "
 	                                    "with different period types");
-	c->period_type.type = pp_profile_intern(c, "cpu");
-	c->period_type.unit = pp_profile_intern(c, "nanoseconds");
-	assert_int_equal(pp_profile_merge(&f->ctx, ac, names, 2, &m),
+	/* A type kept with another unit. */
+	b->period_type.unit = pp_profile_intern(b, "nanoseconds");
+	assert_int_equal(pp_profile_merge(&f->ctx, ab, names, 2, &m),
 	                 PP_EUSAGE);
 	assert_string_equal(f->ctx.message, "b.pb.gz: cannot merge profiles "
 	                                    "with different sample types");
+	/* No type in common (checked before the period types, as pprof). */
+	assert_int_equal(pp_profile_merge(&f->ctx, ac, names, 2, &m),
+	                 PP_EUSAGE);
+	assert_string_equal(f->ctx.message, "b.pb.gz: profiles have empty "
+	                                    "common sample type list");
 	pp_profile_free(a);
 	pp_profile_free(b);
 	pp_profile_free(c);
+}
+
+/* pprof's CompatibilizeSampleTypes: the types all profiles have, in the
+ * first one's order, each profile's values moved to them; the default is
+ * the first profile's, or the first type kept when its types changed. */
+static void test_transform__merge_keeps_common_types(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_profile *a = PROFILE(
+	        &f->ctx, "wall/nanoseconds samples/count cpu/nanoseconds",
+	        "main;work 10,1,7", "main;idle 0,0,3");
+	struct pp_profile *b =
+	        PROFILE(&f->ctx, "samples/count wall/nanoseconds",
+	                "main;work 2,20", "main;new 1,5");
+	struct pp_profile *ab[2] = {a, b}, *m = NULL;
+
+	b->period_type.type = pp_profile_intern(b, "cpu");
+	b->period_type.unit = pp_profile_intern(b, "nanoseconds");
+	assert_int_equal(pp_profile_merge(&f->ctx, ab, NULL, 2, &m), 0);
+	assert_int_equal(m->nsample_types, 2);
+	assert_string_equal(pp_profile_str(m, m->sample_types[0].type), "wall");
+	assert_string_equal(pp_profile_str(m, m->sample_types[1].type),
+	                    "samples");
+	/* idle is worth nothing in the types kept: it goes. */
+	assert_profile(m, "main;work 30,3\n"
+	                  "main;new 5,1\n");
+	assert_string_equal(pp_profile_str(m, m->default_sample_type), "wall");
+	pp_profile_free(m);
+	/* A default that is kept stays. */
+	a->default_sample_type = pp_profile_intern(a, "samples");
+	assert_int_equal(pp_profile_merge(&f->ctx, ab, NULL, 2, &m), 0);
+	assert_string_equal(pp_profile_str(m, m->default_sample_type),
+	                    "samples");
+	pp_profile_free(m);
+	pp_profile_free(a);
+	pp_profile_free(b);
 }
 
 /* One at a time (each input freed once added, as files are merged while
@@ -1180,6 +1221,7 @@ int main(void)
 	        T(test_transform__merge_keeps_label_sets_apart),
 	        T(test_transform__merge_one_profile),
 	        T(test_transform__merge_refuses_other_types),
+	        T(test_transform__merge_keeps_common_types),
 	        T(test_transform__merger_one_at_a_time),
 	        T(test_transform__base_subtracts),
 	        T(test_transform__diff_base_marks_base_samples),
