@@ -23,19 +23,36 @@ struct adjacency {
 	uint32_t *in, *out;
 };
 
+/* Is edge e under the edge cutoff? pprof trims the edges into the nodes
+ * it lists only: one into a node it leaves out (worth nothing, under
+ * -base or -mean) stays among its caller's callees whatever its weight. */
+static bool edge_cut(const struct pp_report *r, const bool *listed, uint32_t e)
+{
+	const struct pp_edge *edge = &r->agg->graph->edges[e];
+
+	return listed[edge->dst] &&
+	       pp_go_abs64(edge->weight) < r->agg->view.edge_cutoff;
+}
+
 static int adjacency_build(const struct pp_report *r, struct adjacency *a)
 {
 	const struct pp_graph *g = r->agg->graph;
+	const struct pp_view *v = &r->agg->view;
 	size_t nn = (size_t)g->nnodes + 1, ne = g->nedges ? g->nedges : 1;
+	bool *listed = pp_calloc(r->ctx, nn, sizeof(bool));
 
 	a->in_first = pp_calloc(r->ctx, nn + 1, sizeof(uint32_t));
 	a->out_first = pp_calloc(r->ctx, nn + 1, sizeof(uint32_t));
 	a->in = pp_malloc(r->ctx, ne * sizeof(uint32_t));
 	a->out = pp_malloc(r->ctx, ne * sizeof(uint32_t));
-	if (!a->in_first || !a->out_first || !a->in || !a->out)
+	if (!listed || !a->in_first || !a->out_first || !a->in || !a->out) {
+		pp_free(r->ctx, listed);
 		return pp_error(r->ctx, PP_ENOMEM, "out of memory");
+	}
+	for (uint32_t i = 0; i < v->norder; i++)
+		listed[v->order[i]] = true;
 	for (uint32_t e = 0; e < g->nedges; e++) {
-		if (pp_go_abs64(g->edges[e].weight) < r->agg->view.edge_cutoff)
+		if (edge_cut(r, listed, e))
 			continue;
 		a->in_first[g->edges[e].dst + 1]++;
 		a->out_first[g->edges[e].src + 1]++;
@@ -47,7 +64,7 @@ static int adjacency_build(const struct pp_report *r, struct adjacency *a)
 	/* Fill forward, each start advancing to its end, then shift the
 	 * starts back into place. */
 	for (uint32_t e = 0; e < g->nedges; e++) {
-		if (pp_go_abs64(g->edges[e].weight) < r->agg->view.edge_cutoff)
+		if (edge_cut(r, listed, e))
 			continue;
 		a->in[a->in_first[g->edges[e].dst]++] = e;
 		a->out[a->out_first[g->edges[e].src]++] = e;
@@ -57,6 +74,7 @@ static int adjacency_build(const struct pp_report *r, struct adjacency *a)
 		a->out_first[n] = a->out_first[n - 1];
 	}
 	a->in_first[0] = a->out_first[0] = 0;
+	pp_free(r->ctx, listed);
 	return 0;
 }
 
