@@ -682,6 +682,10 @@ int pp_cli_config_resolve(struct pp_cli_config *c, pp_cli_warn_fn warn,
 	     i < sizeof(legacy_samples) / sizeof(legacy_samples[0]); i++) {
 		if (!(c->legacy_samples & (1u << i)))
 			continue;
+		/* -mean_delay means the mean even when its sample type is
+		 * ignored for another (pprof's cfg.Mean). */
+		if (legacy_samples[i].mean)
+			c->report.mean = true;
 		if (c->sample_index) {
 			snprintf(msg, sizeof(msg),
 			         "Multiple value selections, ignoring -%s",
@@ -692,8 +696,6 @@ int pp_cli_config_resolve(struct pp_cli_config *c, pp_cli_warn_fn warn,
 		}
 		if (set_string(&c->sample_index, legacy_samples[i].type) < 0)
 			return -1;
-		if (legacy_samples[i].mean)
-			c->report.mean = true;
 	}
 	c->legacy_samples = 0;
 	return 0;
