@@ -27,6 +27,7 @@ int pp_tokenize(const char *line, struct pp_tokens *t, char *err,
 	}
 	for (;;) {
 		char quote = 0;
+		bool has_eq = false; /* the word holds an '=' (name=value) */
 
 		while (is_blank(*p))
 			p++;
@@ -59,11 +60,13 @@ int pp_tokenize(const char *line, struct pp_tokens *t, char *err,
 					t->buf[w++] = *p;
 				continue;
 			}
-			/* Past the command word, a '>' inside a word is part
-			 * of it: C++ and Java names hold them
-			 * (std::vector<int>::at, Outer$Inner.<init>). */
-			if (is_blank(*p) || (*p == '>' && t->n == 0))
+			/* Past the command word, or after the '=' of a
+			 * name=value, a '>' inside a word is part of it: C++
+			 * and Java names hold them (std::vector<int>::at,
+			 * Outer$Inner.<init>). */
+			if (is_blank(*p) || (*p == '>' && t->n == 0 && !has_eq))
 				break;
+			has_eq = has_eq || *p == '=';
 			if (*p == '\'' || *p == '"') {
 				quote = *p;
 			} else if (*p == '\\' &&

@@ -7,8 +7,9 @@
  *   quotes takes a blank, a quote or '>' after it literally;  an unquoted
  *   '>' that starts a word, or follows the command word, is a word of its
  *   own (an output redirection: `top>x`, `top > x`, `top >x`); inside a
- *   later word it is part of it, as in pprof's shell (`list
- *   std::vector<int>::at`).
+ *   later word, or after the '=' of a first word name=value, it is part
+ *   of it, as in pprof's shell (`list std::vector<int>::at`,
+ *   `focus=Outer<int>::f`).
  *
  * Any other backslash stays, with the character after it: pprof's shell
  * passes words on as typed, so its regexes (`peek main\.\(\*T\)\.f`,

@@ -39,6 +39,7 @@ static void test_tokenize__words(void **state)
 	        {"top>x", "top|<>|x"},
 	        {"list std::vector<int>::at x>y >z",
 	         "list|std::vector<int>::at|x>y|<>|z"},
+	        {"focus=Outer<int>::f", "focus=Outer<int>::f"},
 	        {"top > 'x y'", "top|<>|x y"},
 	        {"top '>' x", "top|>|x"},
 	        {"focus=''", "focus="},
