@@ -35,6 +35,9 @@ static const struct {
         {"showcolumns", "showcolumns", false},
         {"calltree", "call_tree", false},
         {"compact", "compact_labels", false},
+        {"intel", "intel_syntax", false},
+        /* Not "norm": pprof normalizes by the base when it loads the
+         * profiles, so in its URLs that parameter changes nothing. */
 };
 
 #define NPARAMS (sizeof(params) / sizeof(params[0]))

@@ -489,6 +489,14 @@ try {
   const dwant = cli(["disasm", "-focus=hash_loop", "hash_loop", nbin, nprof]);
   check(dtext === dwant && /ROUTINE =+ hash_loop/.test(dtext), "disasm: the text equals `pprof-c disasm -focus=hash_loop hash_loop`",
         dtext.slice(0, 80) + " | " + dwant.slice(0, 80));
+  // pprof's intel=t: the same listing in Intel syntax (-intel_syntax).
+  await page.goto(server.url + "/ui/disasm?f=hash_loop&intel=t");
+  await page.waitForSelector("body[data-ready]");
+  const itext = await page.textContent("pre.report");
+  const iwant = cli(["disasm", "-intel_syntax", "-focus=hash_loop", "hash_loop", nbin, nprof]);
+  check(itext === iwant && itext !== dtext && !/%[re]/.test(itext),
+        "disasm?intel=t: the text equals `pprof-c disasm -intel_syntax` (no AT&T registers)",
+        itext.slice(0, 160) + " | " + iwant.slice(0, 160));
   // Each instruction the source view shows has disasm's values.
   const dvals = new Map();
   for (const l of dwant.split("\n")) {
