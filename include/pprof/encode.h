@@ -29,6 +29,10 @@ struct pp_encode_opts {
 	/* Every line's column written as 0 (that Aggregate drops them unless
 	 * -showcolumns). false: as they are. */
 	bool drop_columns;
+	/* Each sample value written times ratio, converted to an integer as
+	 * Go converts (pprof's -proto applies 1 / -divide_by so). 0 or 1:
+	 * the values as they are. */
+	double ratio;
 };
 
 /*

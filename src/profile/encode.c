@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pprof/encode.h"
+#include "util/goint.h"
 
 struct buf {
 	struct pp_ctx *ctx;
@@ -133,9 +134,11 @@ static void put_loc_ids(struct buf *b, const struct loc_varint *enc,
 }
 
 static void put_samples(struct buf *b, const struct pp_profile *p,
-                        bool drop_stackless, struct buf *sub,
+                        const struct pp_encode_opts *opts, struct buf *sub,
                         struct buf *packed)
 {
+	bool drop_stackless = opts && opts->drop_stackless;
+	double ratio = opts && opts->ratio > 0 ? opts->ratio : 1;
 	uint32_t nt = p->nsample_types;
 	struct loc_varint *enc = loc_varints(b, p);
 
@@ -154,7 +157,12 @@ static void put_samples(struct buf *b, const struct pp_profile *p,
 		if (smp->loc_count)
 			put_sub(sub, 1, packed);
 		for (uint32_t k = 0; k < nt; k++)
-			put_varint(packed, (uint64_t)v[k]);
+			put_varint(
+			        packed,
+			        (uint64_t)(ratio == 1
+			                           ? v[k]
+			                           : pp_go_int64((double)v[k] *
+			                                         ratio)));
 		if (nt)
 			put_sub(sub, 2, packed);
 		labels = pp_sample_labels(p, s, &nlabels);
@@ -251,7 +259,7 @@ int pp_encode_proto(struct pp_ctx *ctx, const struct pp_profile *p,
 	*len = 0;
 	for (uint32_t i = 0; i < p->nsample_types; i++)
 		put_value_type(&b, 1, &p->sample_types[i], &sub);
-	put_samples(&b, p, opts && opts->drop_stackless, &sub, &inner);
+	put_samples(&b, p, opts, &sub, &inner);
 	put_mappings(&b, p, opts && opts->noinlines, &sub);
 	put_locations(&b, p, opts, &sub, &inner);
 	put_functions(&b, p, &sub);

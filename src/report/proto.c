@@ -1,8 +1,9 @@
 /* The `proto` report: the profile the other reports see (merged when
  * there are several, and after the transforms), written back as gzip'd
  * profile.proto. As pprof 1.24, samples without a stack are kept (a name
- * filter drops them before this), and -noinlines leaves each location its
- * outermost line only, as raw prints it. */
+ * filter drops them before this), -noinlines leaves each location its
+ * outermost line only, as raw prints it, and the values are divided by
+ * -divide_by (truncated, as pprof's printProto). */
 #include "pprof/encode.h"
 #include "report/internal.h"
 
@@ -11,6 +12,7 @@ int pp_report_proto(struct pp_report *r, FILE *out)
 	struct pp_encode_opts eo = {
 	        .noinlines = pp_report__raw_noinlines(r),
 	        .drop_columns = pp_report__raw_drop_columns(r),
+	        .ratio = r->ratio,
 	};
 	uint8_t *data = NULL;
 	size_t len = 0;

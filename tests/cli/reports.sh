@@ -132,6 +132,16 @@ for o in noinlines noinlines_showcolumns; do
 		"$TMP/out" "raw of proto -$o"
 done
 
+# -divide_by divides the values written, truncated as pprof's printProto
+# converts them (go tool pprof -proto -divide_by=2 writes 0, 1 and 0 for
+# threadz's 1, 3 and 1 threads), zero samples kept.
+run -proto -divide_by=2 -symbolize=none -output "$TMP/half.pb.gz" \
+	"$SRCDIR/testdata/legacy/cpp.threadz"
+run -raw "$TMP/half.pb.gz"
+printf '          0: 1 3 4 \n          1: 5 6 7 8 \n          0: 9 10 8 \n' >"$TMP/want"
+sed -n '5,7p' "$TMP/out" >"$TMP/got"
+expect_same "$TMP/want" "$TMP/got" "proto -divide_by=2"
+
 # As pprof 1.24's -proto, samples without a stack are kept (no name
 # filter drops them).
 run -proto -output "$TMP/tc.pb.gz" "$TC"
