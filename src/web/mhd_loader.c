@@ -49,7 +49,10 @@
 	X(MHD_lookup_connection_value_n, enum MHD_Result,                   \
 	  (struct MHD_Connection * connection, enum MHD_ValueKind kind,     \
 	   const char *key, size_t key_size, const char **value_ptr,        \
-	   size_t *value_size_ptr))
+	   size_t *value_size_ptr))                                         \
+	X(MHD_get_connection_values_n, int,                                 \
+	  (struct MHD_Connection * connection, enum MHD_ValueKind kind,     \
+	   MHD_KeyValueIteratorN iterator, void *iterator_cls))
 
 enum { PP_MHD_FUNCTIONS(PP_DYNLIB_INDEX) MHD_COUNT };
 PP_MHD_FUNCTIONS(PP_DYNLIB_TYPEDEF)
@@ -147,4 +150,15 @@ enum MHD_Result MHD_lookup_connection_value_n(struct MHD_Connection *connection,
 		return MHD_NO;
 	return CALL(MHD_lookup_connection_value_n)(
 	        connection, kind, key, key_size, value_ptr, value_size_ptr);
+}
+
+int MHD_get_connection_values_n(struct MHD_Connection *connection,
+                                enum MHD_ValueKind kind,
+                                MHD_KeyValueIteratorN iterator,
+                                void *iterator_cls)
+{
+	if (!pp_dynlib_load(&mhd_lib))
+		return -1;
+	return CALL(MHD_get_connection_values_n)(connection, kind, iterator,
+	                                         iterator_cls);
 }

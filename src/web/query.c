@@ -114,15 +114,16 @@ fail:
 	return -1;
 }
 
-static void put_encoded(FILE *out, const char *s)
+void pp_web_put_encoded(FILE *out, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789ABCDEF";
 
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
 
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || strchr("-._~", c))
+		    (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+		    c == '_' || c == '~')
 			fputc(c, out);
 		else
 			fprintf(out, "%%%c%c", hex[c >> 4], hex[c & 15]);
@@ -157,7 +158,8 @@ char *pp_web_query_initial(const struct pp_cli_config *cfg)
 		if (!initial[i].value || !*initial[i].value)
 			continue;
 		fprintf(out, "%c%s=", first ? '?' : '&', initial[i].param);
-		put_encoded(out, initial[i].value);
+		pp_web_put_encoded(out, initial[i].value,
+		                   strlen(initial[i].value));
 		first = false;
 	}
 	if (fclose(out) != 0) {

@@ -7,6 +7,7 @@
 #define PP_WEB_QUERY_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "settings.h"
 
@@ -29,5 +30,9 @@ int pp_web_query_config(const struct pp_cli_config *base, pp_web_get_fn get,
  * on cfg's filters and sample type, URL-encoded; free().
  */
 char *pp_web_query_initial(const struct pp_cli_config *cfg);
+
+/* s[0, n) onto out, URL-encoded (every byte but the unreserved ones as
+ * %XX, NUL bytes too). */
+void pp_web_put_encoded(FILE *out, const char *s, size_t n);
 
 #endif

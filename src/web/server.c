@@ -299,18 +299,57 @@ static enum MHD_Result send_text(struct MHD_Connection *conn, int status,
 	                   (char *)text, strlen(text), false, NULL);
 }
 
-static enum MHD_Result redirect(struct MHD_Connection *conn, const char *to)
+/* One query argument, "?k=v" or "&k=v", onto the FILE in cls. */
+static enum MHD_Result put_argument(void *cls, enum MHD_ValueKind kind,
+                                    const char *key, size_t key_size,
+                                    const char *value, size_t value_size)
 {
-	struct MHD_Response *resp = MHD_create_response_from_buffer(
-	        0, (void *)"", MHD_RESPMEM_PERSISTENT);
-	enum MHD_Result ret;
+	FILE *out = cls;
 
-	if (!resp)
+	(void)kind;
+	fputc(ftell(out) == 0 ? '?' : '&', out);
+	pp_web_put_encoded(out, key, key_size);
+	if (value) {
+		fputc('=', out);
+		pp_web_put_encoded(out, value, value_size);
+	}
+	return MHD_YES;
+}
+
+/* Send the client to the path to with the request's query, as pprof's
+ * redirects keep it: a bookmark of http://HOST:PORT/?si=alloc_space (the
+ * address pprof opens the browser at) still opens that view. */
+static enum MHD_Result redirect(struct MHD_Connection *conn, const char *to,
+                                unsigned status)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+	char *query = NULL, *location;
+	size_t size = 0;
+	FILE *q = open_memstream(&query, &size);
+
+	if (!q)
 		return MHD_NO;
-	MHD_add_response_header(resp, "Location", to);
+	MHD_get_connection_values_n(conn, MHD_GET_ARGUMENT_KIND, put_argument,
+	                            q);
+	if (fclose(q) != 0 || !(location = malloc(strlen(to) + size + 1))) {
+		free(query);
+		return MHD_NO;
+	}
+	memcpy(location, to, strlen(to));
+	memcpy(location + strlen(to), query, size + 1);
+	free(query);
+	resp = MHD_create_response_from_buffer(0, (void *)"",
+	                                       MHD_RESPMEM_PERSISTENT);
+	if (!resp) {
+		free(location);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, "Location", location);
 	MHD_add_response_header(resp, "Content-Security-Policy", CSP);
-	ret = MHD_queue_response(conn, MHD_HTTP_FOUND, resp);
+	ret = MHD_queue_response(conn, status, resp);
 	MHD_destroy_response(resp);
+	free(location);
 	return ret;
 }
 
@@ -461,6 +500,13 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
 		        conn, 403,
 		        "forbidden: the Host header does not name this "
 		        "server\n");
+	/* pprof serves these under /ui/ (its pages post to ./saveconfig and
+	 * link ./download); the same answers at the root. */
+	if (strncmp(url, "/ui/", 4) == 0 &&
+	    (strcmp(url + 3, "/saveconfig") == 0 ||
+	     strcmp(url + 3, "/deleteconfig") == 0 ||
+	     strcmp(url + 3, "/download") == 0))
+		url += 3;
 	if (strcmp(url, "/api/configs") == 0 ||
 	    strcmp(url, "/saveconfig") == 0 ||
 	    strcmp(url, "/deleteconfig") == 0) {
@@ -474,9 +520,14 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
 	if (!get)
 		return send_text(conn, 405, "method not allowed\n");
 	if (strcmp(url, "/") == 0)
-		return redirect(conn, "/ui/flamegraph");
+		return redirect(conn, "/ui/flamegraph", MHD_HTTP_FOUND);
 	if (strcmp(url, "/ui") == 0)
-		return redirect(conn, "/ui/");
+		return redirect(conn, "/ui/", MHD_HTTP_FOUND);
+	/* Older pprofs' flame graph pages, which pprof sends on too. */
+	if (strcmp(url, "/ui/flamegraph2") == 0 ||
+	    strcmp(url, "/ui/flamegraphold") == 0)
+		return redirect(conn, "/ui/flamegraph",
+		                MHD_HTTP_MOVED_PERMANENTLY);
 	if (is_view(url)) {
 		const struct pp_web_asset *a = pp_web_asset_find("index.html");
 

@@ -36,6 +36,20 @@ if command -v curl >/dev/null; then
 	awk '{ print $1, $4, $6 }' "$TMP/want" >"$TMP/want.cols"
 	awk '{ print $1, $4, $6 }' "$TMP/got" >"$TMP/got.cols"
 	expect_same "$TMP/want.cols" "$TMP/got.cols" "/download?f=main read back"
+	# pprof's addresses: / and /ui keep the query (a bookmark of the
+	# address pprof opens the browser at), its older flame graph pages
+	# move on, and download and the configurations answer under /ui/.
+	for want in "/?si=samples&f=main%5C.%20x&h= 302 /ui/flamegraph?si=samples&f=main%5C.%20x&h=" \
+		"/ui?x=%00y 302 /ui/?x=%00y" "/ui/flamegraph2?f=a 301 /ui/flamegraph?f=a" \
+		"/ui/flamegraphold 301 /ui/flamegraph"; do
+		set -- $want
+		got=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' "$URL$1")
+		if [ "$got" = "$2 $URL$3" ]; then ok; else bad "$1: '$got', want '$2 $URL$3'"; fi
+	done
+	curl -s -o "$TMP/dl2.pb.gz" "$URL/ui/download?f=main"
+	if cmp -s "$TMP/dl.pb.gz" "$TMP/dl2.pb.gz"; then ok; else bad "/ui/download is not /download"; fi
+	code=$(curl -s -o /dev/null -w '%{http_code}' "$URL/ui/saveconfig")
+	if [ "$code" = 405 ]; then ok; else bad "GET /ui/saveconfig answered $code, want 405 (POST only)"; fi
 	code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: attacker.example' "$URL/api/top")
 	if [ "$code" = 403 ]; then ok; else bad "foreign Host answered $code"; fi
 	# /ui/source without the binary: weblist's listing, as pprof's web UI
