@@ -6,6 +6,7 @@
 #ifndef PPROF_FORMAT_H
 #define PPROF_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,14 @@ double pp_scale(int64_t value, const char *from_unit, const char *to_unit,
 double pp_scale_n(int64_t value, const char *from_unit, size_t from_len,
                   const char *to_unit, size_t to_len, const char **unit_out,
                   size_t *unit_len);
+
+/* Are from_unit and to_unit units of one kind (both times, both sizes,
+ * ...)? If so, *ratio is what one from_unit is in to_unit (pprof's
+ * Scale(1, from, to): 1000 from "us" to "ns"), as pprof's ScaleProfiles
+ * finds units it can bring to a common one. Lengths given: a profile's
+ * units may hold NUL bytes. */
+bool pp_unit_ratio(const char *from_unit, size_t from_len, const char *to_unit,
+                   size_t to_len, double *ratio);
 
 /* The printed form of value in to_unit, e.g. "1.50s", "512kB", "42". */
 void pp_scaled_label(int64_t value, const char *from_unit, const char *to_unit,

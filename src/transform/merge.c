@@ -7,12 +7,15 @@
  * pprof's order (which raw and proto output show). Samples with the same
  * stack and labels become one with the values summed; samples whose values
  * are all zero are dropped. As pprof's driver first makes the profiles'
- * sample types compatible, the result keeps the types all inputs have
- * (compatibilize).
+ * sample types compatible, the result keeps the types all inputs have,
+ * each in the smallest of their units (compatibilize, scale_units).
  */
+#include <math.h>
 #include <string.h>
 
+#include "pprof/format.h"
 #include "pprof/transform.h"
+#include "util/goint.h"
 
 /* Open addressing. A slot holds the record's index + 1 (0: empty) and the
  * top 32 bits of its hash, which also pick its home slot: one cache line
@@ -72,6 +75,7 @@ struct merger {
 	 * sample: src->values, or projected when src has others too. */
 	const int64_t *src_values;
 	int64_t *projected;
+	int64_t src_period; /* src's period in dst's period unit */
 	struct source_types *sources;
 	size_t nsources, cap_sources;
 	pp_str *types;
@@ -737,14 +741,6 @@ static bool same_str(const struct pp_profile *a, pp_str sa,
 	return na == nb && memcmp(ta, tb, na) == 0;
 }
 
-/* Do profiles a and b have the same period type? */
-static bool same_period_type(const struct pp_profile *a,
-                             const struct pp_profile *b)
-{
-	return same_str(a, a->period_type.type, b, b->period_type.type) &&
-	       same_str(a, a->period_type.unit, b, b->period_type.unit);
-}
-
 /* The index of b's sample type named as a's type i, or -1. */
 static int find_type(const struct pp_profile *a, uint32_t i,
                      const struct pp_profile *b)
@@ -754,6 +750,121 @@ static int find_type(const struct pp_profile *a, uint32_t i,
 		             b->sample_types[j].type))
 			return (int)j;
 	return -1;
+}
+
+static pp_str copy_str(struct pp_profile *dst, const struct pp_profile *src,
+                       pp_str s);
+
+/* Can unit ua of a and unit ub of b be brought to one (the same bytes, or
+ * units of one kind)? */
+static bool scalable(const struct pp_profile *a, pp_str ua,
+                     const struct pp_profile *b, pp_str ub)
+{
+	size_t na, nb;
+	const char *ta = pp_profile_strn(a, ua, &na);
+	const char *tb = pp_profile_strn(b, ub, &nb);
+	double r;
+
+	return (na == nb && memcmp(ta, tb, na) == 0) ||
+	       pp_unit_ratio(ta, na, tb, nb, &r);
+}
+
+/* What one unit u of a is in unit v of b (1 when they are the same). */
+static double unit_ratio(const struct pp_profile *a, pp_str u,
+                         const struct pp_profile *b, pp_str v)
+{
+	size_t nu, nv;
+	const char *tu = pp_profile_strn(a, u, &nu);
+	const char *tv = pp_profile_strn(b, v, &nv);
+	double r = 1;
+
+	if (!(nu == nv && memcmp(tu, tv, nu) == 0))
+		(void)pp_unit_ratio(tu, nu, tv, nv, &r);
+	return r;
+}
+
+/* pprof's ScaleN on one sample's values: each multiplied by its ratio
+ * (rounded, converted as Go does); a sample whose scaled values all come
+ * to 0 is dropped (all set to 0 here, so that the merge leaves it out),
+ * whatever its others hold. */
+static void scale_row(int64_t *v, const double *ratios, uint32_t n)
+{
+	bool keep = false;
+
+	for (uint32_t k = 0; k < n; k++) {
+		if (ratios[k] == 1)
+			continue;
+		v[k] = pp_go_int64(round((double)v[k] * ratios[k]));
+		keep = keep || v[k] != 0;
+	}
+	if (!keep)
+		memset(v, 0, n * sizeof(*v));
+}
+
+/*
+ * pprof's ScaleProfiles, a profile at a time, on the types kept (idx: p's
+ * index of each of dst's types): each unit becomes the smaller of dst's
+ * and p's. Where p's is smaller, dst's values (and period) are scaled to
+ * it; where dst's is, p's are: *ratios gets p's ratio per type (NULL when
+ * all are 1), and m->src_period p's period in dst's unit.
+ */
+static int scale_units(struct merger *m, const struct pp_profile *p,
+                       const int *idx, double **ratios)
+{
+	struct pp_profile *dst = m->dst;
+	uint32_t nc = dst->nsample_types;
+	double *rd = NULL, r;
+	bool any_p = false, any_d = false;
+	int err = 0;
+
+	*ratios = NULL;
+	r = unit_ratio(p, p->period_type.unit, dst, dst->period_type.unit);
+	if (r < 1) {
+		dst->period = pp_go_int64(unit_ratio(dst, dst->period_type.unit,
+		                                     p, p->period_type.unit) *
+		                          (double)dst->period);
+		dst->period_type.unit = copy_str(dst, p, p->period_type.unit);
+		if (dst->period_type.unit == PP_NONE)
+			return pp_error(m->ctx, PP_ENOMEM, "out of memory");
+		r = 1;
+	}
+	m->src_period = pp_go_int64(r * (double)p->period);
+	*ratios = pp_malloc(m->ctx, ((size_t)nc + 1) * sizeof(**ratios));
+	rd = pp_malloc(m->ctx, ((size_t)nc + 1) * sizeof(*rd));
+	if (!*ratios || !rd) {
+		err = pp_error(m->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (uint32_t k = 0; k < nc; k++) {
+		pp_str du = dst->sample_types[k].unit;
+		pp_str pu = p->sample_types[idx[k]].unit;
+
+		(*ratios)[k] = unit_ratio(p, pu, dst, du);
+		rd[k] = 1;
+		if ((*ratios)[k] < 1) {
+			rd[k] = unit_ratio(dst, du, p, pu);
+			(*ratios)[k] = 1;
+			dst->sample_types[k].unit = copy_str(dst, p, pu);
+			if (dst->sample_types[k].unit == PP_NONE) {
+				err = pp_error(m->ctx, PP_ENOMEM,
+				               "out of memory");
+				goto done;
+			}
+		}
+		any_p = any_p || (*ratios)[k] != 1;
+		any_d = any_d || rd[k] != 1;
+	}
+	/* The samples merged so far, as pprof would have scaled each
+	 * profile they came from. */
+	for (uint32_t s = 0; any_d && s < dst->nsamples; s++)
+		scale_row(dst->values + (size_t)s * nc, rd, nc);
+done:
+	pp_free(m->ctx, rd);
+	if (err < 0 || !any_p) {
+		pp_free(m->ctx, *ratios);
+		*ratios = NULL;
+	}
+	return err;
 }
 
 /*
@@ -771,6 +882,7 @@ static int compatibilize(struct merger *m, const struct pp_profile *p,
 	bool same = p->nsample_types == nt;
 	const char *why = NULL;
 	int *idx = pp_malloc(m->ctx, ((size_t)nt + 1) * sizeof(*idx));
+	double *ratios = NULL;
 	int err = 0;
 
 	if (!idx)
@@ -782,14 +894,18 @@ static int compatibilize(struct merger *m, const struct pp_profile *p,
 		same = same && idx[i] == (int)i;
 		nc++;
 	}
-	/* In pprof's order: the types in common, the period types (its
-	 * ScaleProfiles), the units of the types kept (its Merge). */
+	/* In pprof's order: the types in common, then the period types and
+	 * the units of the types kept, which its ScaleProfiles brings to
+	 * the smaller unit of each (1 us is 1000 ns) where they are units
+	 * of one kind. */
 	if (nc == 0)
 		why = "profiles have empty common sample type list";
-	else if (!same_period_type(dst, p))
+	else if (!same_str(dst, dst->period_type.type, p,
+	                   p->period_type.type) ||
+	         !scalable(dst, dst->period_type.unit, p, p->period_type.unit))
 		why = "cannot merge profiles with different period types";
 	for (uint32_t i = 0; !why && i < nt; i++)
-		if (idx[i] >= 0 && !same_str(dst, dst->sample_types[i].unit, p,
+		if (idx[i] >= 0 && !scalable(dst, dst->sample_types[i].unit, p,
 		                             p->sample_types[idx[i]].unit))
 			why = "cannot merge profiles with different sample "
 			      "types";
@@ -814,22 +930,29 @@ static int compatibilize(struct merger *m, const struct pp_profile *p,
 			}
 		dst->nsample_types = nc;
 	}
+	if ((err = scale_units(m, p, idx, &ratios)) < 0)
+		goto done;
 	m->src_values = p->values;
-	if (!same) {
+	if (!same || ratios) {
 		m->projected = pp_malloc(m->ctx, ((size_t)p->nsamples * nc +
 		                                  1) * sizeof(*m->projected));
 		if (!m->projected) {
 			err = pp_error(m->ctx, PP_ENOMEM, "out of memory");
 			goto done;
 		}
-		for (uint32_t s = 0; s < p->nsamples; s++)
+		for (uint32_t s = 0; s < p->nsamples; s++) {
+			int64_t *row = m->projected + (size_t)s * nc;
+
 			for (uint32_t k = 0; k < nc; k++)
-				m->projected[(size_t)s * nc + k] =
-				        pp_profile_sample_values(p, s)[idx[k]];
+				row[k] = pp_profile_sample_values(p, s)[idx[k]];
+			if (ratios)
+				scale_row(row, ratios, nc);
+		}
 		m->src_values = m->projected;
 	}
 done:
 	pp_free(m->ctx, idx);
+	pp_free(m->ctx, ratios);
 	return err;
 }
 
@@ -981,8 +1104,8 @@ int pp_merger_add(struct pp_merger *mg, const struct pp_profile *p,
 	if (dst->time_nanos == 0 || p->time_nanos < dst->time_nanos)
 		dst->time_nanos = p->time_nanos;
 	dst->duration_nanos += p->duration_nanos;
-	if (dst->period == 0 || dst->period < p->period)
-		dst->period = p->period;
+	if (dst->period == 0 || dst->period < m->src_period)
+		dst->period = m->src_period;
 	for (uint32_t c = 0; c < p->ncomments; c++) {
 		pp_str s = STR(p, p->comments[c]);
 		bool seen = false;
@@ -1091,7 +1214,10 @@ static int mergeable(struct pp_ctx *ctx, struct pp_profile *const *profiles,
 		        "%s: profiles have empty common sample type list",
 		        names && names[n - 1] ? names[n - 1] : "profile");
 	for (size_t i = 1; i < n; i++)
-		if (!same_period_type(first, profiles[i]))
+		if (!same_str(first, first->period_type.type, profiles[i],
+		              profiles[i]->period_type.type) ||
+		    !scalable(first, first->period_type.unit, profiles[i],
+		              profiles[i]->period_type.unit))
 			return pp_error(ctx, PP_EUSAGE,
 			                "%s: cannot merge profiles with "
 			                "different period types",

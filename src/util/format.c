@@ -158,6 +158,22 @@ double pp_scale_n(int64_t value, const char *from_unit, size_t from_len,
 	return (double)value;
 }
 
+bool pp_unit_ratio(const char *from_unit, size_t from_len, const char *to_unit,
+                   size_t to_len, double *ratio)
+{
+	for (size_t i = 0; i < N(unit_types); i++) {
+		const struct unit *f =
+		        sniff(&unit_types[i], from_unit, from_len);
+		const struct unit *t = sniff(&unit_types[i], to_unit, to_len);
+
+		if (f && t) {
+			*ratio = f->factor / t->factor;
+			return true;
+		}
+	}
+	return false;
+}
+
 double pp_scale(int64_t value, const char *from_unit, const char *to_unit,
                 const char **unit_out)
 {

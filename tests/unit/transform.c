@@ -443,18 +443,19 @@ static void test_transform__merge_refuses_other_types(void **state)
 	struct fixture *f = *state;
 	struct pp_profile *a = PROFILE(&f->ctx, CPU, "main 1,1");
 	struct pp_profile *b =
-	        PROFILE(&f->ctx, "samples/count cpu/microseconds", "main 1,1");
+	        PROFILE(&f->ctx, "samples/count cpu/bytes", "main 1,1");
 	struct pp_profile *c = PROFILE(&f->ctx, "alloc/count", "main 1");
 	struct pp_profile *ab[2] = {a, b}, *ac[2] = {a, c}, *m = NULL;
 	const char *names[2] = {"a.pb.gz", "b.pb.gz"};
 
-	/* Same period type (cpu/nanoseconds vs cpu/microseconds differs). */
+	/* Units of two kinds cannot be brought to one: cpu/nanoseconds and
+	 * cpu/bytes are different period types. */
 	assert_int_equal(pp_profile_merge(&f->ctx, ab, names, 2, &m),
 	                 PP_EUSAGE);
 	assert_null(m);
 	assert_string_equal(f->ctx.message, "b.pb.gz: cannot merge profiles "
 	                                    "with different period types");
-	/* A type kept with another unit. */
+	/* A type kept with a unit of another kind. */
 	b->period_type.unit = pp_profile_intern(b, "nanoseconds");
 	assert_int_equal(pp_profile_merge(&f->ctx, ab, names, 2, &m),
 	                 PP_EUSAGE);
@@ -502,6 +503,36 @@ static void test_transform__merge_keeps_common_types(void **state)
 	assert_string_equal(pp_profile_str(m, m->default_sample_type),
 	                    "samples");
 	pp_profile_free(m);
+	pp_profile_free(a);
+	pp_profile_free(b);
+}
+
+/* pprof's ScaleProfiles: units of one kind become the smaller one, the
+ * other profile's values scaled (rounded) to it, its period too; a sample
+ * whose scaled values come to 0 goes, whatever its others hold. Either
+ * order gives the same. */
+static void test_transform__merge_scales_units(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_profile *a = PROFILE(
+	        &f->ctx, "samples/count wall/nanoseconds", "main;work 1,5000");
+	struct pp_profile *b =
+	        PROFILE(&f->ctx, "samples/count wall/microseconds",
+	                "main;work 2,7", "main;tiny 1,0");
+	struct pp_profile *ab[2] = {a, b}, *ba[2] = {b, a}, *m = NULL;
+
+	for (int order = 0; order < 2; order++) {
+		assert_int_equal(
+		        pp_profile_merge(&f->ctx, order ? ba : ab, NULL, 2, &m),
+		        0);
+		assert_profile(m, "main;work 3,12000\n");
+		assert_string_equal(pp_profile_str(m, m->sample_types[1].unit),
+		                    "nanoseconds");
+		assert_string_equal(pp_profile_str(m, m->period_type.unit),
+		                    "nanoseconds");
+		assert_int_equal(m->period, 10000);
+		pp_profile_free(m);
+	}
 	pp_profile_free(a);
 	pp_profile_free(b);
 }
@@ -1222,6 +1253,7 @@ int main(void)
 	        T(test_transform__merge_one_profile),
 	        T(test_transform__merge_refuses_other_types),
 	        T(test_transform__merge_keeps_common_types),
+	        T(test_transform__merge_scales_units),
 	        T(test_transform__merger_one_at_a_time),
 	        T(test_transform__base_subtracts),
 	        T(test_transform__diff_base_marks_base_samples),
