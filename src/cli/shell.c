@@ -457,6 +457,31 @@ done:
 	return err;
 }
 
+/* first, then the words of t after its first, a space apart (first
+ * left out when empty); NULL when out of memory. */
+static char *rest_of_line(const char *first, const struct pp_tokens *t)
+{
+	size_t len = strlen(first) + 1, used;
+	char *v;
+
+	for (size_t i = 1; i < t->n; i++)
+		len += strlen(t->v[i]) + 1;
+	if (!(v = malloc(len)))
+		return NULL;
+	used = strlen(first);
+	memcpy(v, first, used);
+	for (size_t i = 1; i < t->n; i++) {
+		size_t n = strlen(t->v[i]);
+
+		if (used)
+			v[used++] = ' ';
+		memcpy(v + used, t->v[i], n);
+		used += n;
+	}
+	v[used] = '\0';
+	return v;
+}
+
 /* ---- one line ------------------------------------------------------------ */
 
 static int dispatch(struct pp_shell *sh, const struct pp_tokens *t, bool *quit)
@@ -498,8 +523,9 @@ static int dispatch(struct pp_shell *sh, const struct pp_tokens *t, bool *quit)
 	if ((eq = strchr(name, '=')) && eq != name) {
 		char setting[128];
 		size_t len = (size_t)(eq - name);
+		char *value;
 
-		if (len >= sizeof(setting) || t->n > 1)
+		if (len >= sizeof(setting))
 			return pp_error(sh->ctx, PP_EUSAGE,
 			                "unexpected words after %s", name);
 		memcpy(setting, name, len);
@@ -507,7 +533,14 @@ static int dispatch(struct pp_shell *sh, const struct pp_tokens *t, bool *quit)
 		if (!(s = pp_setting_find(setting)))
 			return pp_error(sh->ctx, PP_EUSAGE,
 			                "unknown option \"%s\"", setting);
-		return set_option(sh, s, eq + 1);
+		/* pprof's shell takes the rest of the line, trimmed, as the
+		 * value (focus=a b, focus= main): the words after the first
+		 * join it, a space apart. */
+		if (!(value = rest_of_line(eq + 1, t)))
+			return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
+		err = set_option(sh, s, value);
+		free(value);
+		return err;
 	}
 	if ((cmd = pp_command_find(name, &count))) {
 		err = run_report(sh, cmd, count, t, 1, &written);
