@@ -401,7 +401,17 @@ int pp_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
 		const char *file = pp_profile_str(p, p->mappings[m].file);
 		bool is_main = m == 0 && opts->executable;
 
-		if (!todo[m] || (!is_main && pseudo_file(file)))
+		if (!todo[m])
+			continue;
+		/* pprof says so too: without a binary on the command line,
+		 * the main mapping's addresses stay unknown. */
+		if (m == 0 && !is_main && !file[0]) {
+			pp_warn(ctx, "main binary filename not available: give "
+			             "the binary before the profile to "
+			             "symbolize its addresses");
+			continue;
+		}
+		if (!is_main && pseudo_file(file))
 			continue;
 		files[m] = pp_symbolize__find(
 		        s, file, pp_profile_str(p, p->mappings[m].build_id),

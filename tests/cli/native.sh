@@ -154,6 +154,18 @@ expect_status 0 "missing binary"
 [ "$(grep -c 'mapping /nonexistent/dir/cprog-pie: binary not found' "$TMP/err")" = 1 ] && ok || bad "missing binary: want one warning, got: $(cat "$TMP/err")"
 grep -q '\[cprog-pie\]$' "$TMP/out" && grep -q '__libc_start_main_impl$' "$TMP/out" && ok ||
 	bad "missing binary: report should keep [cprog-pie] and still name libc's frames: $(cat "$TMP/out")"
+# A profile whose main mapping names no file (Go's debug=1 text profiles):
+# one warning, as pprof prints "Main binary filename not available."; none
+# when the binary is given, and none when the addresses are already named.
+G="$SRCDIR/testdata/legacy/go-mutex.txt"
+run top "$G"
+expect_status 0 "no main binary name"
+[ "$(grep -c 'main binary filename not available' "$TMP/err")" = 1 ] && ok ||
+	bad "no main binary name: want one warning, got: $(cat "$TMP/err")"
+run top "$N/cprog-pie" "$G"
+if grep -q 'main binary filename' "$TMP/err"; then bad "binary given: $(cat "$TMP/err")"; else ok; fi
+run top "$SRCDIR/testdata/go/mutex.pb.gz"
+if grep -q 'main binary filename' "$TMP/err"; then bad "a symbolized profile: $(cat "$TMP/err")"; else ok; fi
 # A base is symbolized with the binary given for the profiles, as pprof
 # symbolizes profile and base together: the profile minus itself is empty
 # (with the base left unsymbolized, [cprog-pie] and make_buffer would
