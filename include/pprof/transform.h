@@ -71,8 +71,10 @@ int pp_profile_remove_uninteresting(struct pp_ctx *ctx, struct pp_profile *p);
  * equals the base's (pprof's Profile.Normalize); a type whose total in
  * prof is zero scales to zero.
  *
- * Both inputs are borrowed. Sample types that differ between the two fail
- * with PP_EUSAGE naming both; names (may be NULL) name the two in errors.
+ * Both inputs are borrowed. The merge keeps the sample types both have,
+ * each in the smaller unit, as pprof's; with no type in common, or any
+ * difference under normalize, it fails with PP_EUSAGE naming both lists;
+ * names (may be NULL) name the two in errors.
  */
 int pp_profile_apply_base(struct pp_ctx *ctx, const struct pp_profile *prof,
                           const struct pp_profile *base, bool diff,
@@ -80,8 +82,9 @@ int pp_profile_apply_base(struct pp_ctx *ctx, const struct pp_profile *prof,
                           struct pp_profile **out);
 
 /*
- * The check pp_profile_apply_base makes first: PP_EUSAGE naming both lists
- * of sample types if base's differ from prof's (names as there), else 0.
+ * PP_EUSAGE naming both lists of sample types if base's differ from
+ * prof's at all (names as in pp_profile_apply_base), else 0: check's
+ * profiles must match, and -normalize's.
  */
 int pp_profile_check_base(struct pp_ctx *ctx, const struct pp_profile *prof,
                           const struct pp_profile *base,

@@ -59,6 +59,18 @@ static size_t describe_types(const struct pp_profile *p, char *buf, size_t used,
 	return used;
 }
 
+/* Do a and b have a sample type of the same name? */
+static bool shares_a_type(const struct pp_profile *a,
+                          const struct pp_profile *b)
+{
+	for (uint32_t i = 0; i < a->nsample_types; i++)
+		for (uint32_t j = 0; j < b->nsample_types; j++)
+			if (same_str(a, a->sample_types[i].type, b,
+			             b->sample_types[j].type))
+				return true;
+	return false;
+}
+
 int pp_profile_check_base(struct pp_ctx *ctx, const struct pp_profile *a,
                           const struct pp_profile *b,
                           const char *const names[2])
@@ -158,9 +170,16 @@ int pp_profile_apply_base(struct pp_ctx *ctx, const struct pp_profile *prof,
 	int err;
 
 	*out = NULL;
-	if ((err = pp_profile_check_base(ctx, prof, base, names)) < 0)
+	/* As pprof: -normalize needs the same sample types (its Normalize),
+	 * and otherwise the merge keeps the types both have, in the smaller
+	 * unit of each; one with none in common is refused here, the two
+	 * lists named. */
+	if ((normalize || !shares_a_type(prof, base)) &&
+	    (err = pp_profile_check_base(ctx, prof, base, names)) < 0)
 		return err;
-	ratios = pp_calloc(ctx, nt + 1, sizeof(*ratios));
+	ratios = pp_calloc(
+	        ctx, (nt > base->nsample_types ? nt : base->nsample_types) + 1,
+	        sizeof(*ratios));
 	if (!ratios)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
 	if (normalize) {
@@ -176,7 +195,7 @@ int pp_profile_apply_base(struct pp_ctx *ctx, const struct pp_profile *prof,
 		if ((err = scaled_copy(ctx, prof, ratios, NULL, &p2)) < 0)
 			goto done;
 	}
-	for (uint32_t i = 0; i < nt; i++)
+	for (uint32_t i = 0; i < base->nsample_types; i++)
 		ratios[i] = -1;
 	if ((err = scaled_copy(ctx, base, ratios, diff ? BASE_KEY : NULL,
 	                       &b2)) < 0)

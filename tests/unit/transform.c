@@ -687,6 +687,24 @@ static void test_transform__base_with_other_types(void **state)
 	                    "old.pb.gz: base profile has sample types "
 	                    "[alloc_space/bytes inuse_space/bytes], now.pb.gz "
 	                    "has [samples/count cpu/nanoseconds]");
+	pp_profile_free(old);
+	/* A base sharing some types: the merge keeps those, as pprof's;
+	 * -normalize still needs them all. */
+	old = PROFILE(&f->ctx, "samples/count", "main 1");
+	old->period_type.type = pp_profile_intern(old, "cpu");
+	old->period_type.unit = pp_profile_intern(old, "nanoseconds");
+	pp_profile_free(now);
+	now = PROFILE(&f->ctx, CPU, "main 3,30");
+	assert_int_equal(pp_profile_apply_base(&f->ctx, now, old, false, false,
+	                                       names, &out),
+	                 0);
+	assert_int_equal(out->nsample_types, 1);
+	assert_profile(out, "main 2\n");
+	pp_profile_free(out);
+	assert_int_equal(pp_profile_apply_base(&f->ctx, now, old, false, true,
+	                                       names, &out),
+	                 PP_EUSAGE);
+	assert_null(out);
 	pp_profile_free(now);
 	pp_profile_free(old);
 }
