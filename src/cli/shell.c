@@ -244,17 +244,15 @@ static int help_one(struct pp_shell *sh, const char *name)
 
 /* ---- reports ------------------------------------------------------------- */
 
-/* Reserve DIR/profileNNN.EXT as pprof names the files it writes for the
- * shell: the first number not taken. */
-static int reserve_file(struct pp_shell *sh, const char *dir,
-                        const char *prefix, const char *ext, char **out)
+/* Reserve profileNNN.EXT in the current directory, as pprof names the
+ * files it writes for the shell: the first number not taken. */
+static int reserve_file(struct pp_shell *sh, const char *ext, char **out)
 {
 	for (int i = 1; i < 10000; i++) {
-		char path[4096];
+		char path[64];
 		int fd;
 
-		snprintf(path, sizeof(path), "%s%s%s%03d.%s", dir ? dir : "",
-		         dir ? "/" : "", prefix, i, ext);
+		snprintf(path, sizeof(path), "profile%03d.%.16s", i, ext);
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
 		if (fd >= 0) {
 			close(fd);
@@ -432,8 +430,7 @@ static int run_report(struct pp_shell *sh, const struct pp_command *cmd,
 	    (strcmp(cmd->name, "top") == 0 || strcmp(cmd->name, "text") == 0))
 		c.nodecount = 10;
 	if (!c.output && to_file(cmd)) {
-		if ((err = reserve_file(sh, NULL, "profile",
-		                        cmd->ext ? cmd->ext : cmd->name,
+		if ((err = reserve_file(sh, cmd->ext ? cmd->ext : cmd->name,
 		                        &c.output)) < 0)
 			goto done;
 		pp_cli_signals_hold();
