@@ -122,6 +122,7 @@ int pp_session_open(struct pp_ctx *ctx, const char *const *sources, size_t n,
 	struct pp_profile *prof = NULL, *base = NULL;
 	const struct pp_bytes *data = o->data;
 	struct pp_session *s = NULL;
+	struct pp_load_opts lo = *o; /* o, all_frames aside */
 	int err;
 
 	*out = NULL;
@@ -158,9 +159,14 @@ int pp_session_open(struct pp_ctx *ctx, const char *const *sources, size_t n,
 		*out = s;
 		return 0;
 	}
-	if ((err = pp_session__load(ctx, o, executable, sources, data, n,
+	/* With a base, pprof drops the profile's drop_frames only from the
+	 * two combined (its fetchProfiles), by the profile's regexes: the
+	 * frames they cut stay in the merge's numbering of locations (raw),
+	 * and the base's own drop_frames go unused. */
+	lo.all_frames = o->all_frames || o->nbase || o->ndiff_base;
+	if ((err = pp_session__load(ctx, &lo, executable, sources, data, n,
 	                            &prof)) < 0 ||
-	    (err = load_base(ctx, o, executable, &base)) < 0)
+	    (err = load_base(ctx, &lo, executable, &base)) < 0)
 		goto fail;
 	if (!base) {
 		if (o->normalize) {
@@ -179,6 +185,8 @@ int pp_session_open(struct pp_ctx *ctx, const char *const *sources, size_t n,
 
 		err = pp_profile_apply_base(ctx, prof, base, o->ndiff_base > 0,
 		                            o->normalize, names, &s->prof);
+		if (err >= 0 && !o->all_frames)
+			err = pp_profile_remove_uninteresting(ctx, s->prof);
 	}
 	pp_profile_free(base);
 	base = NULL;
