@@ -132,15 +132,7 @@ EOPY
 
 # The web UI's JSON and call graph.
 if command -v curl >/dev/null; then
-	"$PPROF_C" -no_browser -http=127.0.0.1:0 "$P" 2>"$TMP/serve.err" &
-	PID=$!
-	URL=
-	for _ in $(seq 300); do
-		URL=$(grep -o 'http://[^ ]*' "$TMP/serve.err" 2>/dev/null)
-		[ -n "$URL" ] && break
-		kill -0 $PID 2>/dev/null || break
-		sleep 0.1
-	done
+	serve_web -http=127.0.0.1:0 "$P"
 	if [ -n "$URL" ]; then
 		for q in top flame "flame?pivot=esc%20%1b%5d0" peek source \
 			"top?f=%ff%fe(" "flame?g=files" "top?g=addresses"; do

@@ -74,15 +74,18 @@ start_server() {
 
 # serve_web ARGS...: starts `pprof-c -no_browser ARGS` (a web server) in
 # the background, leaving its pid in $PID and its URL in $URL (empty if it
-# did not come up within 20 s); its stderr goes to $TMP/serve.err.
+# did not come up within 60 s); its stderr goes to $TMP/serve.err.
+# $SERVE_WRAP, when set, is a command to start it through (its words
+# split: `env --default-signal=SIGINT`).
 serve_web() {
 	# Emptied here first: the child opens it only when it gets to run,
 	# and the loop below must not read a previous server's URL meanwhile.
 	: >"$TMP/serve.err"
-	"$PPROF_C" -no_browser "$@" 2>"$TMP/serve.err" &
+	# shellcheck disable=SC2086
+	${SERVE_WRAP:-} "$PPROF_C" -no_browser "$@" 2>"$TMP/serve.err" &
 	PID=$!
 	URL=
-	for _ in $(seq 200); do
+	for _ in $(seq 600); do
 		URL=$(grep -o 'http://[^ ]*' "$TMP/serve.err" 2>/dev/null)
 		[ -n "$URL" ] && return
 		kill -0 $PID 2>/dev/null || return

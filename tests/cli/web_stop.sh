@@ -25,17 +25,8 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # second later (past the quiet moment the whole tree waits for) the time
 # in $T0; the server's pid in $PID.
 start() {
-	: >"$TMP/serve.err" # not the previous server's URL (lib.sh's serve_web)
-	env --default-signal=SIGINT "$PPROF_C" -no_browser -http=127.0.0.1:0 \
-		"$TMP/small.pb.gz" 2>"$TMP/serve.err" &
-	PID=$!
-	URL=
-	for _ in $(seq 600); do
-		URL=$(grep -o 'http://[^ ]*' "$TMP/serve.err" 2>/dev/null)
-		[ -n "$URL" ] && break
-		kill -0 $PID 2>/dev/null || break
-		sleep 0.1
-	done
+	SERVE_WRAP="env --default-signal=SIGINT" serve_web -http=127.0.0.1:0 \
+		"$TMP/small.pb.gz"
 	[ -n "$URL" ] || { bad "the server did not start: $(cat "$TMP/serve.err")"; finish; }
 	curl -s -o /dev/null "$URL/api/flame?width=1200"
 	sleep 0.5
