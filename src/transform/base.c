@@ -3,25 +3,12 @@
  * (fetch.go): mark the base's samples (diff_base), scale the profile to the
  * base (normalize), negate the base, merge the two.
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "transform/internal.h"
-#include "util/goint.h"
 
 #define BASE_KEY "pprof::base"
-
-/* Do string sa of a and sb of b hold the same bytes (NUL bytes too)? */
-static bool same_str(const struct pp_profile *a, pp_str sa,
-                     const struct pp_profile *b, pp_str sb)
-{
-	size_t na, nb;
-	const char *ta = pp_profile_strn(a, sa, &na);
-	const char *tb = pp_profile_strn(b, sb, &nb);
-
-	return na == nb && memcmp(ta, tb, na) == 0;
-}
 
 /* The n bytes at s into buf (cut to fit); the new length. */
 static size_t put(char *buf, size_t used, size_t size, const char *s, size_t n)
@@ -64,10 +51,8 @@ static bool shares_a_type(const struct pp_profile *a,
                           const struct pp_profile *b)
 {
 	for (uint32_t i = 0; i < a->nsample_types; i++)
-		for (uint32_t j = 0; j < b->nsample_types; j++)
-			if (same_str(a, a->sample_types[i].type, b,
-			             b->sample_types[j].type))
-				return true;
+		if (pp_transform__find_type(a, i, b) >= 0)
+			return true;
 	return false;
 }
 
@@ -82,10 +67,10 @@ int pp_profile_check_base(struct pp_ctx *ctx, const struct pp_profile *a,
 	bool same = a->nsample_types == b->nsample_types;
 
 	for (uint32_t i = 0; same && i < a->nsample_types; i++)
-		same = same_str(a, a->sample_types[i].type, b,
-		                b->sample_types[i].type) &&
-		       same_str(a, a->sample_types[i].unit, b,
-		                b->sample_types[i].unit);
+		same = pp_transform__same_str(a, a->sample_types[i].type, b,
+		                              b->sample_types[i].type) &&
+		       pp_transform__same_str(a, a->sample_types[i].unit, b,
+		                              b->sample_types[i].unit);
 	if (same)
 		return 0;
 	used = put_text(msg, used, sizeof(msg), bn);
@@ -124,25 +109,10 @@ static int scaled_copy(struct pp_ctx *ctx, const struct pp_profile *p,
 			err = pp_error(ctx, PP_ENOMEM, "out of memory");
 			goto done;
 		}
-		for (uint32_t s = 0; s < p->nsamples; s++) {
-			const int64_t *v = pp_profile_sample_values(p, s);
-			int64_t *d = vals + (size_t)s * nt;
-			bool keep = false;
-
-			for (uint32_t i = 0; i < nt; i++) {
-				d[i] = v[i];
-				/* As Go converts (pprof's ScaleN): a value
-				 * past int64's range, even by rounding (a
-				 * base summing to the most an int64 holds),
-				 * is its minimum, not C's undefined result. */
-				if (ratios[i] != 1) {
-					d[i] = pp_go_int64(round((double)v[i] *
-					                         ratios[i]));
-					keep = keep || d[i] != 0;
-				}
-			}
-			w.keep[s] = keep;
-		}
+		for (uint32_t s = 0; s < p->nsamples; s++)
+			w.keep[s] = pp_transform__scale_values(
+			        vals + (size_t)s * nt,
+			        pp_profile_sample_values(p, s), ratios, nt);
 		w.values = vals;
 	}
 	if (set_key) {

@@ -67,4 +67,17 @@ int pp_transform__tag_filters(struct pp_work *w,
 const char *pp_transform__simplify(const char *name, size_t len,
                                    size_t *out_len);
 
+/* types.c, what merge.c and base.c share: whether string sa of a and sb
+ * of b are the same bytes; the index of b's sample type named as a's type
+ * i, or -1; and pprof's ScaleN on one sample's n values (v into d, which
+ * may be v): each whose ratio is not 1 multiplied by it, rounded and
+ * converted as Go does. true when one of those scaled values is not 0:
+ * pprof keeps only such samples. */
+bool pp_transform__same_str(const struct pp_profile *a, pp_str sa,
+                            const struct pp_profile *b, pp_str sb);
+int pp_transform__find_type(const struct pp_profile *a, uint32_t i,
+                            const struct pp_profile *b);
+bool pp_transform__scale_values(int64_t *d, const int64_t *v,
+                                const double *ratios, uint32_t n);
+
 #endif

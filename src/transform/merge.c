@@ -10,11 +10,11 @@
  * sample types compatible, the result keeps the types all inputs have,
  * each in the smallest of their units (compatibilize, scale_units).
  */
-#include <math.h>
 #include <string.h>
 
 #include "pprof/format.h"
 #include "pprof/transform.h"
+#include "transform/internal.h"
 #include "util/goint.h"
 
 /* Open addressing. A slot holds the record's index + 1 (0: empty) and the
@@ -730,28 +730,6 @@ done:
 	return err;
 }
 
-/* Do string sa of a and sb of b hold the same bytes (NUL bytes too)? */
-static bool same_str(const struct pp_profile *a, pp_str sa,
-                     const struct pp_profile *b, pp_str sb)
-{
-	size_t na, nb;
-	const char *ta = pp_profile_strn(a, sa, &na);
-	const char *tb = pp_profile_strn(b, sb, &nb);
-
-	return na == nb && memcmp(ta, tb, na) == 0;
-}
-
-/* The index of b's sample type named as a's type i, or -1. */
-static int find_type(const struct pp_profile *a, uint32_t i,
-                     const struct pp_profile *b)
-{
-	for (uint32_t j = 0; j < b->nsample_types; j++)
-		if (same_str(a, a->sample_types[i].type, b,
-		             b->sample_types[j].type))
-			return (int)j;
-	return -1;
-}
-
 static pp_str copy_str(struct pp_profile *dst, const struct pp_profile *src,
                        pp_str s);
 
@@ -783,21 +761,12 @@ static double unit_ratio(const struct pp_profile *a, pp_str u,
 	return r;
 }
 
-/* pprof's ScaleN on one sample's values: each multiplied by its ratio
- * (rounded, converted as Go does); a sample whose scaled values all come
- * to 0 is dropped (all set to 0 here, so that the merge leaves it out),
- * whatever its others hold. */
+/* pprof's ScaleN on a row in place; a sample whose scaled values all
+ * come to 0 is dropped (all set to 0 here, so that the merge leaves it
+ * out), whatever its others hold. */
 static void scale_row(int64_t *v, const double *ratios, uint32_t n)
 {
-	bool keep = false;
-
-	for (uint32_t k = 0; k < n; k++) {
-		if (ratios[k] == 1)
-			continue;
-		v[k] = pp_go_int64(round((double)v[k] * ratios[k]));
-		keep = keep || v[k] != 0;
-	}
-	if (!keep)
+	if (!pp_transform__scale_values(v, v, ratios, n))
 		memset(v, 0, n * sizeof(*v));
 }
 
@@ -888,7 +857,7 @@ static int compatibilize(struct merger *m, const struct pp_profile *p,
 	if (!idx)
 		return pp_error(m->ctx, PP_ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < nt; i++) {
-		idx[i] = find_type(dst, i, p);
+		idx[i] = pp_transform__find_type(dst, i, p);
 		if (idx[i] < 0)
 			continue;
 		same = same && idx[i] == (int)i;
@@ -900,8 +869,8 @@ static int compatibilize(struct merger *m, const struct pp_profile *p,
 	 * of one kind. */
 	if (nc == 0)
 		why = "profiles have empty common sample type list";
-	else if (!same_str(dst, dst->period_type.type, p,
-	                   p->period_type.type) ||
+	else if (!pp_transform__same_str(dst, dst->period_type.type, p,
+	                                 p->period_type.type) ||
 	         !scalable(dst, dst->period_type.unit, p, p->period_type.unit))
 		why = "cannot merge profiles with different period types";
 	for (uint32_t i = 0; !why && i < nt; i++)
@@ -1206,7 +1175,8 @@ static int mergeable(struct pp_ctx *ctx, struct pp_profile *const *profiles,
 	for (uint32_t t = 0; t < first->nsample_types && !common; t++) {
 		common = true;
 		for (size_t i = 1; i < n && common; i++)
-			common = find_type(first, t, profiles[i]) >= 0;
+			common = pp_transform__find_type(first, t,
+			                                 profiles[i]) >= 0;
 	}
 	if (n > 1 && !common)
 		return pp_error(
@@ -1214,8 +1184,9 @@ static int mergeable(struct pp_ctx *ctx, struct pp_profile *const *profiles,
 		        "%s: profiles have empty common sample type list",
 		        names && names[n - 1] ? names[n - 1] : "profile");
 	for (size_t i = 1; i < n; i++)
-		if (!same_str(first, first->period_type.type, profiles[i],
-		              profiles[i]->period_type.type) ||
+		if (!pp_transform__same_str(first, first->period_type.type,
+		                            profiles[i],
+		                            profiles[i]->period_type.type) ||
 		    !scalable(first, first->period_type.unit, profiles[i],
 		              profiles[i]->period_type.unit))
 			return pp_error(ctx, PP_EUSAGE,
