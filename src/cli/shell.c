@@ -454,24 +454,30 @@ done:
 	return err;
 }
 
-/* first, then the words of t after its first, a space apart (first
- * left out when empty); NULL when out of memory. */
-static char *rest_of_line(const char *first, const struct pp_tokens *t)
+/* A setting's value that takes the rest of the line, as pprof's shell
+ * does: first (the end of word from - 1, after its '='), then the words
+ * from on with the blanks typed between them (pprof keeps `focus=a  b`
+ * whole); first and a leading blank are left out when first is empty,
+ * as pprof trims the value. NULL when out of memory. */
+static char *rest_of_line(const char *first, const struct pp_tokens *t,
+                          size_t from)
 {
 	size_t len = strlen(first) + 1, used;
 	char *v;
 
-	for (size_t i = 1; i < t->n; i++)
-		len += strlen(t->v[i]) + 1;
+	for (size_t i = from; i < t->n; i++)
+		len += strlen(t->v[i]) + (t->at[i] - t->after[i - 1]);
 	if (!(v = malloc(len)))
 		return NULL;
 	used = strlen(first);
 	memcpy(v, first, used);
-	for (size_t i = 1; i < t->n; i++) {
-		size_t n = strlen(t->v[i]);
+	for (size_t i = from; i < t->n; i++) {
+		size_t n = strlen(t->v[i]), gap = t->at[i] - t->after[i - 1];
 
-		if (used)
-			v[used++] = ' ';
+		if (used) {
+			memcpy(v + used, t->line + t->after[i - 1], gap);
+			used += gap;
+		}
 		memcpy(v + used, t->v[i], n);
 		used += n;
 	}
@@ -531,9 +537,8 @@ static int dispatch(struct pp_shell *sh, const struct pp_tokens *t, bool *quit)
 			return pp_error(sh->ctx, PP_EUSAGE,
 			                "unknown option \"%s\"", setting);
 		/* pprof's shell takes the rest of the line, trimmed, as the
-		 * value (focus=a b, focus= main): the words after the first
-		 * join it, a space apart. */
-		if (!(value = rest_of_line(eq + 1, t)))
+		 * value (focus=a  b, focus= main). */
+		if (!(value = rest_of_line(eq + 1, t, 1)))
 			return pp_error(sh->ctx, PP_ENOMEM, "out of memory");
 		err = set_option(sh, s, value);
 		free(value);
@@ -545,16 +550,22 @@ static int dispatch(struct pp_shell *sh, const struct pp_tokens *t, bool *quit)
 		return err;
 	}
 	if ((s = pp_setting_find(name))) {
-		size_t v = 1;
+		char *value;
 
-		if (t->n > v && strcmp(t->v[v], "=") == 0)
-			v++;
-		if (t->n > v + 1)
+		/* `name = value`, `name =value`: as name=value. */
+		if (t->n > 1 && t->v[1][0] == '=' && !t->redirect[1]) {
+			if (!(value = rest_of_line(t->v[1] + 1, t, 2)))
+				return pp_error(sh->ctx, PP_ENOMEM,
+				                "out of memory");
+			err = set_option(sh, s, value);
+			free(value);
+			return err;
+		}
+		if (t->n > 2)
 			return pp_error(sh->ctx, PP_EUSAGE,
 			                "unexpected words after %s", name);
-		if (t->n == v)
-			return set_option(sh, s, NULL);
-		return set_option(sh, s, t->v[v]);
+		/* `name` alone shows its value; `name value` sets it. */
+		return set_option(sh, s, t->n == 2 ? t->v[1] : NULL);
 	}
 	return pp_error(sh->ctx, PP_EUSAGE,
 	                "unrecognized command: \"%s\" (type help for the "

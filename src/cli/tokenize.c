@@ -21,7 +21,10 @@ int pp_tokenize(const char *line, struct pp_tokens *t, char *err,
 	t->buf = malloc(2 * len + 2);
 	t->v = calloc(len + 1, sizeof(*t->v));
 	t->redirect = calloc(len + 1, sizeof(*t->redirect));
-	if (!t->buf || !t->v || !t->redirect) {
+	t->at = calloc(len + 1, sizeof(*t->at));
+	t->after = calloc(len + 1, sizeof(*t->after));
+	t->line = line;
+	if (!t->buf || !t->v || !t->redirect || !t->at || !t->after) {
 		snprintf(err, errsize, "out of memory");
 		return -2;
 	}
@@ -33,7 +36,9 @@ int pp_tokenize(const char *line, struct pp_tokens *t, char *err,
 			p++;
 		if (!*p)
 			return 0;
+		t->at[t->n] = (size_t)(p - line);
 		if (*p == '>') {
+			t->after[t->n] = t->at[t->n] + 1;
 			t->redirect[t->n] = true;
 			t->v[t->n++] = t->buf + w;
 			t->buf[w++] = '>';
@@ -78,7 +83,7 @@ int pp_tokenize(const char *line, struct pp_tokens *t, char *err,
 			}
 		}
 		t->buf[w++] = '\0';
-		t->n++;
+		t->after[t->n++] = (size_t)(p - line);
 		if (quote) {
 			snprintf(err, errsize, "unbalanced %s quote",
 			         quote == '\'' ? "single" : "double");
@@ -94,5 +99,7 @@ void pp_tokens_release(struct pp_tokens *t)
 	free(t->buf);
 	free(t->v);
 	free(t->redirect);
+	free(t->at);
+	free(t->after);
 	memset(t, 0, sizeof(*t));
 }

@@ -26,6 +26,12 @@ struct pp_tokens {
 	bool *redirect; /* redirect[i]: v[i] is an unquoted ">" */
 	size_t n;
 	char *buf; /* storage of the words */
+	/* Where word i was in the line: bytes [at[i], after[i]), quotes
+	 * and backslashes included. The blanks between two words are
+	 * line[after[i - 1], at[i]), for a value that takes the rest of
+	 * the line as typed (focus=a  b). line is the caller's. */
+	const char *line;
+	size_t *at, *after;
 };
 
 /*

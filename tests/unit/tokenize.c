@@ -78,11 +78,35 @@ static void test_tokenize__unbalanced(void **state)
 	pp_tokens_release(&t);
 }
 
+/* Where each word was typed, quotes included, so that a value taking the
+ * rest of the line keeps the blanks between its words. */
+static void test_tokenize__positions(void **state)
+{
+	static const char line[] = "  focus='a b'\t >x  \"c\"";
+	static const size_t at[] = {2, 15, 16, 19}, after[] = {13, 16, 17, 22};
+	struct pp_tokens t;
+	char err[64];
+
+	(void)state;
+	assert_int_equal(pp_tokenize(line, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.n, 4);
+	assert_ptr_equal(t.line, line);
+	for (size_t i = 0; i < t.n; i++) {
+		assert_int_equal(t.at[i], at[i]);
+		assert_int_equal(t.after[i], after[i]);
+	}
+	assert_string_equal(t.v[0], "focus=a b");
+	assert_true(t.redirect[1]);
+	assert_string_equal(t.v[3], "c");
+	pp_tokens_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_tokenize__words),
 	        cmocka_unit_test(test_tokenize__unbalanced),
+	        cmocka_unit_test(test_tokenize__positions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
