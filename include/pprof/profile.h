@@ -82,6 +82,12 @@ struct pp_mapping {
 	bool has_filenames;
 	bool has_line_numbers;
 	bool has_inline_frames;
+	/* Not in profile.proto: the producer named each frame's function
+	 * but gave no files or lines, and its addresses are the binary's own
+	 * (`perf script`). The symbolizer adds files, lines and inlined
+	 * frames from the binary's DWARF where the binary names the same
+	 * function there, and leaves the frame as it is otherwise. */
+	bool lines_from_binary;
 };
 
 struct pp_profile {

@@ -17,8 +17,10 @@
  * multi-event recording; the last event is the default, as pprof's last
  * sample type. The command becomes a string label "comm", the pid and tid
  * numeric labels. Each DSO is a mapping whose functions are known (perf
- * named them: nothing is symbolized again), each (address, DSO) one
- * location with the symbol as its function, or none for "[unknown]". The
+ * named them), each (address, DSO) one location with the symbol as its
+ * function, or none for "[unknown]". perf gives no files or lines: the
+ * mappings are marked lines_from_binary, so that the symbolizer adds
+ * them, and the inlined frames, from the DSOs' DWARF when it can. The
  * time from the first sample to the last is the profile's duration.
  */
 #include <string.h>
@@ -291,6 +293,9 @@ static int mapping_of(struct reader *r, pp_str dso, uint32_t *out)
 		m.id = (uint64_t)r->p->nmappings + 1;
 		m.file = dso;
 		m.has_functions = true; /* perf named the frames */
+		/* perf prints a DSO's addresses as the DSO's own (what
+		 * objdump shows), so its DWARF can add the lines. */
+		m.lines_from_binary = true;
 		if ((err = pp_profile_add_mapping(r->p, &m, NULL)) < 0)
 			return err;
 		*slot = r->p->nmappings;

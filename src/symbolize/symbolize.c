@@ -334,6 +334,93 @@ static bool wants_symbols(const struct pp_profile *p, uint32_t m, bool force)
 	return force || !p->mappings[m].has_functions;
 }
 
+/* A mapping whose frames are named but have no lines (perf script) gets
+ * them from its binary's DWARF, unless every frame is symbolized anew
+ * (-symbolize=force) or DWARF is not to be read (fastlocal). */
+static bool wants_lines(const struct pp_profile *p, uint32_t m,
+                        const struct pp_symbolize_opts *o)
+{
+	return p->mappings[m].lines_from_binary && !o->force && !o->fast;
+}
+
+/* The next byte of a function name that is not in a template's arguments
+ * ("<...>"), an ABI tag ("[abi:cxx11]") or a symbol version ("@GLIBC_2.2.5",
+ * to the end): the part by which perf's names (full templates, versions)
+ * and the symbolizer's (pprof's simplified demangling) are compared. *s
+ * moves past it; '\0' at the end. A '<' or '>' that does not pair
+ * (operator<) sets *unpaired: such names are not compared. */
+static char name_core_next(const char **s, bool *unpaired)
+{
+	int depth = 0;
+
+	for (;;) {
+		char c = **s;
+
+		if (c == '\0' || (c == '@' && depth == 0)) {
+			*unpaired = *unpaired || depth != 0;
+			return '\0';
+		}
+		(*s)++;
+		if (c == '<') {
+			depth++;
+		} else if (c == '>') {
+			if (depth-- == 0) {
+				*unpaired = true;
+				return '\0';
+			}
+		} else if (c == '[' && depth == 0 &&
+		           strncmp(*s, "abi:", 4) == 0) {
+			const char *end = strchr(*s, ']');
+
+			if (!end) {
+				*unpaired = true;
+				return '\0';
+			}
+			*s = end + 1;
+		} else if (depth == 0) {
+			return c;
+		}
+	}
+}
+
+/* a and b name the same function, templates, ABI tags and versions
+ * aside. */
+static bool same_function_name(const char *a, const char *b)
+{
+	bool unpaired = false;
+
+	for (;;) {
+		char x = name_core_next(&a, &unpaired),
+		     y = name_core_next(&b, &unpaired);
+
+		if (x != y)
+			return false;
+		if (x == '\0')
+			return !unpaired;
+	}
+}
+
+/* The last lookup's outermost frame is the function location l names
+ * already: the binary agrees with the producer on the address. */
+static bool lookup_agrees(const struct pp_symbolizer *s,
+                          const struct pp_profile *p, uint32_t l)
+{
+	const struct pp_location *loc = &p->locations[l];
+	const struct pp_frame *outer;
+	const char *named;
+
+	if (s->nframes == 0 || loc->line_count == 0)
+		return false;
+	outer = &s->frames[s->nframes - 1];
+	named = pp_profile_str(
+	        p, p->functions[p->lines[loc->line_first + loc->line_count - 1]
+	                                .function]
+	                   .name);
+	return (outer->name && same_function_name(outer->name, named)) ||
+	       (outer->system_name &&
+	        same_function_name(outer->system_name, named));
+}
+
 struct located {
 	uint32_t mapping, loc;
 	uint64_t address;
@@ -393,8 +480,10 @@ int pp_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
 		const struct pp_location *loc = &p->locations[l];
 
 		if (loc->mapping != PP_NONE &&
-		    (loc->line_count == 0 || opts->force) &&
-		    wants_symbols(p, loc->mapping, opts->force))
+		    (((loc->line_count == 0 || opts->force) &&
+		      wants_symbols(p, loc->mapping, opts->force)) ||
+		     (loc->line_count != 0 &&
+		      wants_lines(p, loc->mapping, opts))))
 			todo[loc->mapping] = true;
 	}
 	for (uint32_t m = 0; m < p->nmappings; m++) {
@@ -403,6 +492,23 @@ int pp_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
 
 		if (!todo[m])
 			continue;
+		/* Lines are a bonus there: a binary that is not here, or has
+		 * no DWARF, leaves the frames as they are, unsaid. */
+		if (wants_lines(p, m, opts)) {
+			if (pseudo_file(file))
+				continue;
+			files[m] = pp_symbolize__find(
+			        s, file,
+			        pp_profile_str(p, p->mappings[m].build_id),
+			        is_main);
+			if (!files[m] && !s->why[0]) {
+				err = pp_error(ctx, PP_ENOMEM, "out of memory");
+				goto done;
+			}
+			if (files[m] && !files[m]->has_dwarf)
+				files[m] = NULL;
+			continue;
+		}
 		/* pprof says so too: without a binary on the command line,
 		 * the main mapping's addresses stay unknown. */
 		if (m == 0 && !is_main && !file[0]) {
@@ -440,20 +546,30 @@ int pp_symbolize(struct pp_ctx *ctx, struct pp_profile *p,
 		struct pp_location *loc = &p->locations[l];
 		const struct pp_mapping *m;
 		struct pp_symfile *f;
+		bool refine;
 
 		if ((i & 4095) == 0)
 			pp_progress(ctx, "symbolizing", "locations", i,
 			            p->nlocations);
-		if (loc->mapping == PP_NONE || !(f = files[loc->mapping]) ||
-		    (loc->line_count != 0 && !opts->force))
+		if (loc->mapping == PP_NONE || !(f = files[loc->mapping]))
+			continue;
+		refine = wants_lines(p, loc->mapping, opts);
+		if (refine ? loc->line_count == 0
+		           : loc->line_count != 0 && !opts->force)
 			continue;
 		m = &p->mappings[loc->mapping];
 		if ((err = pp_symbolize__frames(
 		             s, f,
 		             pp_symbolize__elf_addr(f, m->start, m->limit,
 		                                    m->offset, loc->address))) <
-		            0 ||
-		    (err = set_lines(s, p, &fns, l)) < 0)
+		    0)
+			goto done;
+		/* A name the binary does not give at that address (another
+		 * build, an address perf printed as loaded) keeps the
+		 * producer's frame. */
+		if (refine && !lookup_agrees(s, p, l))
+			continue;
+		if ((err = set_lines(s, p, &fns, l)) < 0)
 			goto done;
 	}
 	err = 0;

@@ -41,6 +41,53 @@ run -tags -sample_index=samples "$PERF"
 pid=$(awk 'NR == 1 { print $2 }' "$PERF")
 grep -Eq "^ +$samples(\.0)? \( +100%\): $pid$" "$TMP/out" && ok || bad "perf script: pid label $pid"
 
+# Lines and inlined frames from the DSO's DWARF (perf gives none): the
+# samples whose leaf is in testdata/native/cxxprog (the path perf wrote is
+# relative to the repository, the tests' directory), each line's flat
+# count against addr2line's innermost line for the leaf's address.
+awk 'BEGIN { RS = ""; FS = "\n" } $2 ~ /\(\.\/testdata\/native\/cxxprog\)$/ { print $0 "\n" }' \
+	"$PERF" >"$TMP/own.txt"
+if command -v addr2line >/dev/null; then
+	awk 'BEGIN { RS = ""; FS = "\n" } { split($2, f, " "); print f[1] }' "$TMP/own.txt" |
+		sort | uniq -c >"$TMP/leaves"
+	awk '{ print $2 }' "$TMP/leaves" |
+		addr2line -e "$SRCDIR/testdata/native/cxxprog" -i -a |
+		awk '/^0x/ { a = $1; sub(/^0x0*/, "", a); first = 1; next }
+		     first { sub(/ \(discriminator [0-9]+\)$/, ""); sub(/^\.\//, ""); print a "\t" $0; first = 0 }' \
+		>"$TMP/addr_line"
+	awk 'NR == FNR { line[$1] = $2; next } { n[line[$2]] += $1 } END { for (k in n) print k "\t" n[k] }' \
+		"$TMP/addr_line" "$TMP/leaves" | sort >"$TMP/want_lines"
+	run -top -lines -sample_index=samples -nodecount=100000 -nodefraction=0 -edgefraction=0 "$TMP/own.txt"
+	expect_status 0 "perf script with lines"
+	awk 'rows && $1 > 0 { for (i = 6; i <= NF; i++) if ($i ~ /:[0-9]+$/) n[$i] += $1 } / flat  flat%/ { rows = 1 }
+	     END { for (k in n) print k "\t" n[k] }' "$TMP/out" | sort >"$TMP/got_lines"
+	if [ "$(wc -l <"$TMP/want_lines")" -gt 5 ] && cmp -s "$TMP/want_lines" "$TMP/got_lines"; then ok; else
+		bad "perf script: flat per line against addr2line: $(diff "$TMP/want_lines" "$TMP/got_lines" | head -5)"
+	fi
+else
+	part_skipped "no addr2line to check perf script's lines against"
+fi
+run -list 'Accumulator::feed' "$PERF"
+grep -Eq '^ +113(\.[0-9]+)?ms +113(\.[0-9]+)?ms +35:' "$TMP/out" &&
+	grep -Eq '^ +205(\.[0-9]+)?ms +205(\.[0-9]+)?ms +36:' "$TMP/out" && ok ||
+	bad "perf script: list of Accumulator::feed: $(head -9 "$TMP/out")"
+run -top -nodecount=100 "$PERF"
+grep -q ' (inline)$' "$TMP/out" && ok || bad "perf script: inlined frames from DWARF"
+[ ! -s "$TMP/err" ] && ok || bad "perf script: lines looked up quietly: $(head -3 "$TMP/err")"
+# A DSO that is not here, or another binary (whose DWARF names other
+# functions at perf's addresses): perf's frames stay, without lines, and
+# nothing is said.
+for dso in no-such-binary cprog-pie; do
+	sed "s|(\./testdata/native/cxxprog)$|(./testdata/native/$dso)|" "$PERF" >"$TMP/$dso.txt"
+	run -top -lines -nodecount=100 "$TMP/$dso.txt"
+	sed 1d "$TMP/out" >"$TMP/$dso.out"
+	[ ! -s "$TMP/err" ] && ok || bad "perf script, DSO $dso: quiet: $(head -2 "$TMP/err")"
+done
+grep -q ' pprofc::work::Accumulator::feed$' "$TMP/no-such-binary.out" && ok ||
+	bad "perf script, DSO not here: perf's frame for Accumulator::feed: $(sed -n 6,8p "$TMP/no-such-binary.out")"
+cmp -s "$TMP/no-such-binary.out" "$TMP/cprog-pie.out" && ok ||
+	bad "perf script, DSO another binary: perf's frames: $(diff "$TMP/no-such-binary.out" "$TMP/cprog-pie.out" | head -4)"
+
 # Two events, pid/tid, a [cpu] field, a command with a space, stdin.
 # "cold(int)" keeps its parameters, as pprof keeps them on a name with no
 # "::" or brackets.
