@@ -297,16 +297,30 @@ int pp_web_views_answer(struct pp_web_views *v, const char *what,
 		o.root = (uint32_t)number_param(get, data, "root", 0);
 		/* Only the frames at least a pixel wide. */
 		o.min_share = width >= 1 ? 1.0 / width : 0;
-		if (pivot)
+		if (pivot) {
 			rc = pp_report_pivot_json(
 			        r, pivot, plen,
 			        !side || strcmp(side, "callees") != 0,
 			        o.min_share, f);
-		else if (plen)
+		} else if (plen) {
 			rc = pp_error(v->ctx, PP_EUSAGE,
 			              "pivotx: not a name's bytes in hex");
-		else
-			rc = pp_report_flame_json(r, &o, f);
+		} else {
+			/* A page of a report whose tree is not made yet (a
+			 * refine the whole profile's tree cannot make, so it
+			 * filters the profile: show_from on an inlined call,
+			 * a tag filter; another sample type) gets the top of
+			 * the tree, as the first page does: what it draws,
+			 * without the frames thinner than a pixel; its first
+			 * zoom builds the whole tree. Nothing is built here
+			 * when the report has a tree. */
+			if (o.root == 0 &&
+			    o.min_share >= 1.0 / PP_WEB_CUT_WIDTH)
+				rc = pp_report_flame_cut(
+				        r, 1.0 / PP_WEB_CUT_WIDTH);
+			if (rc >= 0)
+				rc = pp_report_flame_json(r, &o, f);
+		}
 		free(buf);
 		v->flame_served = true;
 	} else if (strcmp(what, "source") == 0) {
