@@ -18,12 +18,10 @@ int pp_work_init(struct pp_ctx *ctx, const struct pp_profile *src,
 	w->src = src;
 	w->line_idx = pp_malloc(ctx, (src->nlines + 1) * sizeof(uint32_t));
 	w->nlines = pp_malloc(ctx, (src->nlocations + 1) * sizeof(uint32_t));
-	w->locs = pp_malloc(ctx, (src->nsample_locs + 1) * sizeof(uint32_t));
 	w->skip = pp_calloc(ctx, src->nsamples + 1, sizeof(uint32_t));
 	w->nlocs = pp_malloc(ctx, (src->nsamples + 1) * sizeof(uint32_t));
 	w->keep = pp_malloc(ctx, (src->nsamples + 1) * sizeof(bool));
-	if (!w->line_idx || !w->nlines || !w->locs || !w->skip || !w->nlocs ||
-	    !w->keep) {
+	if (!w->line_idx || !w->nlines || !w->skip || !w->nlocs || !w->keep) {
 		pp_work_release(w);
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
 	}
@@ -31,12 +29,24 @@ int pp_work_init(struct pp_ctx *ctx, const struct pp_profile *src,
 		w->line_idx[i] = (uint32_t)i;
 	for (uint32_t l = 0; l < src->nlocations; l++)
 		w->nlines[l] = src->locations[l].line_count;
-	for (size_t i = 0; i < src->nsample_locs; i++)
-		w->locs[i] = pp_profile_loc(src, i);
 	for (uint32_t s = 0; s < src->nsamples; s++) {
 		w->nlocs[s] = src->samples[s].loc_count;
 		w->keep[s] = true;
 	}
+	return 0;
+}
+
+int pp_work__own_stacks(struct pp_work *w)
+{
+	const struct pp_profile *src = w->src;
+
+	if (w->locs)
+		return 0;
+	w->locs = pp_malloc(w->ctx, (src->nsample_locs + 1) * sizeof(uint32_t));
+	if (!w->locs)
+		return pp_error(w->ctx, PP_ENOMEM, "out of memory");
+	for (size_t i = 0; i < src->nsample_locs; i++)
+		w->locs[i] = pp_profile_loc(src, i);
 	return 0;
 }
 
@@ -91,6 +101,27 @@ static int copy_header(struct pp_profile *dst, const struct pp_profile *src)
 	return 0;
 }
 
+/* Sample s's current stack as 32-bit location indices: w->locs' or src's
+ * own, or src's 16-bit ones widened into *wide (NULL when out of
+ * memory). */
+static const uint32_t *current_stack(const struct pp_work *w, uint32_t s,
+                                     uint32_t **wide, size_t *cap_wide)
+{
+	const struct pp_profile *src = w->src;
+	size_t at = (size_t)src->samples[s].loc_first + w->skip[s];
+
+	if (w->locs)
+		return w->locs + at;
+	if (src->loc_bytes == 4)
+		return (const uint32_t *)src->sample_locs + at;
+	if (pp_grow(w->ctx, (void **)wide, cap_wide, (size_t)w->nlocs[s] + 1,
+	            sizeof(**wide)) < 0)
+		return NULL;
+	for (uint32_t i = 0; i < w->nlocs[s]; i++)
+		(*wide)[i] = pp_profile_loc(src, at + i);
+	return *wide;
+}
+
 int pp_work_build(struct pp_work *w, struct pp_profile **out)
 {
 	const struct pp_profile *src = w->src;
@@ -98,7 +129,8 @@ int pp_work_build(struct pp_work *w, struct pp_profile **out)
 	struct pp_profile *dst = NULL;
 	struct pp_line *lines = NULL;
 	struct pp_label *labels = NULL;
-	size_t cap_lines = 0, cap_labels = 0;
+	uint32_t *wide = NULL;
+	size_t cap_lines = 0, cap_labels = 0, cap_wide = 0;
 	pp_str set_key = PP_NONE, set_value = PP_NONE;
 	int err;
 
@@ -133,6 +165,7 @@ int pp_work_build(struct pp_work *w, struct pp_profile **out)
 	for (uint32_t s = 0; s < src->nsamples; s++) {
 		const int64_t *values = pp_profile_sample_values(src, s);
 		struct pp_label_range r = pp_sample_label_range(src, s);
+		const uint32_t *stack;
 		size_t nl = 0;
 
 		if ((err = pp_interrupt_poll(ctx, s)) < 0)
@@ -158,9 +191,12 @@ int pp_work_build(struct pp_work *w, struct pp_profile **out)
 
 			labels[nl++] = l;
 		}
-		if ((err = pp_profile_add_sample(dst, pp_work__stack(w, s),
-		                                 w->nlocs[s], values, labels,
-		                                 nl)) < 0)
+		if (!(stack = current_stack(w, s, &wide, &cap_wide))) {
+			err = pp_error(ctx, PP_ENOMEM, "out of memory");
+			goto done;
+		}
+		if ((err = pp_profile_add_sample(dst, stack, w->nlocs[s],
+		                                 values, labels, nl)) < 0)
 			goto done;
 	}
 	*out = dst;
@@ -168,6 +204,7 @@ int pp_work_build(struct pp_work *w, struct pp_profile **out)
 done:
 	pp_free(ctx, lines);
 	pp_free(ctx, labels);
+	pp_free(ctx, wide);
 	pp_profile_free(dst);
 	return err;
 }
@@ -392,8 +429,11 @@ static int by_name(struct pp_work *w, struct regexes *rx)
 				hnm = true;
 		}
 	}
+	/* Taking locations out rewrites the stacks. */
+	if (any_hidden && (err = pp_work__own_stacks(w)) < 0)
+		goto done;
 	for (uint32_t s = 0; s < p->nsamples; s++) {
-		uint32_t *stack = pp_work__stack(w, s), n = 0;
+		uint32_t *stack, n = 0;
 		bool focused = false;
 
 		if ((err = pp_interrupt_poll(ctx, s)) < 0)
@@ -401,11 +441,13 @@ static int by_name(struct pp_work *w, struct regexes *rx)
 		if (!w->keep[s])
 			continue;
 		for (uint32_t i = 0; i < w->nlocs[s]; i++) {
-			if (fi[stack[i]] == FI_IGNORE) {
+			uint32_t l = pp_work__loc(w, s, i);
+
+			if (fi[l] == FI_IGNORE) {
 				focused = false;
 				break;
 			}
-			if (fi[stack[i]] == FI_FOCUS)
+			if (fi[l] == FI_FOCUS)
 				focused = true;
 		}
 		if (!focused) {
@@ -414,6 +456,7 @@ static int by_name(struct pp_work *w, struct regexes *rx)
 		}
 		if (!any_hidden)
 			continue;
+		stack = pp_work__stack(w, s);
 		for (uint32_t i = 0; i < w->nlocs[s]; i++)
 			if (!hidden[stack[i]])
 				stack[n++] = stack[i];
@@ -476,7 +519,6 @@ static int show_from(struct pp_work *w, const struct pp_regex *re)
 		}
 	}
 	for (uint32_t s = 0; s < p->nsamples; s++) {
-		const uint32_t *stack = pp_work__stack(w, s);
 		uint32_t i;
 
 		if ((err = pp_interrupt_poll(ctx, s)) < 0)
@@ -484,7 +526,7 @@ static int show_from(struct pp_work *w, const struct pp_regex *re)
 		if (!w->keep[s])
 			continue;
 		for (i = w->nlocs[s]; i-- > 0;)
-			if (from[stack[i]])
+			if (from[pp_work__loc(w, s, i)])
 				break;
 		if (i == UINT32_MAX)
 			w->keep[s] = false;
@@ -538,14 +580,12 @@ static int prune_from(struct pp_work *w, const struct pp_regex *re)
 		}
 	}
 	for (uint32_t s = 0; s < p->nsamples; s++) {
-		const uint32_t *stack = pp_work__stack(w, s);
-
 		if ((err = pp_interrupt_poll(ctx, s)) < 0)
 			goto done;
 		if (!w->keep[s])
 			continue;
 		for (uint32_t i = 0; i < w->nlocs[s]; i++) {
-			if (beneath[stack[i]]) {
+			if (beneath[pp_work__loc(w, s, i)]) {
 				w->skip[s] += i;
 				w->nlocs[s] -= i;
 				break;

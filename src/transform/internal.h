@@ -24,11 +24,16 @@ struct pp_work {
 	const struct pp_profile *src;
 	uint32_t *line_idx; /* indices into src->lines */
 	uint32_t *nlines;   /* per location */
-	uint32_t *locs;     /* indices into src->locations */
-	uint32_t *skip;     /* per sample: frames cut on the leaf side */
-	uint32_t *nlocs;    /* per sample */
-	bool *keep;         /* per sample */
-	bool *label_keep;   /* per label; NULL = all kept */
+	/* The stacks as indices into src->locations, made by the first
+	 * stage that rewrites them (hide, show: pp_work__own_stacks); NULL
+	 * until then, while the stages only cut stacks short, and a stack is
+	 * read from src's samples (which may be 16 bits a frame): copying
+	 * every frame of a big profile cost more than the filter itself. */
+	uint32_t *locs;
+	uint32_t *skip;   /* per sample: frames cut on the leaf side */
+	uint32_t *nlocs;  /* per sample */
+	bool *keep;       /* per sample */
+	bool *label_keep; /* per label; NULL = all kept */
 	/* For base.c: values to write instead of src's (NULL: src's), and
 	 * a string label to set on every sample (NULL: none), replacing
 	 * labels with the same key as pprof's SetLabel. */
@@ -45,6 +50,19 @@ static inline uint32_t *pp_work__lines(const struct pp_work *w, uint32_t l)
 {
 	return w->line_idx + w->src->locations[l].line_first;
 }
+/* Frame i of sample s's current stack (0 its leaf). */
+static inline uint32_t pp_work__loc(const struct pp_work *w, uint32_t s,
+                                    uint32_t i)
+{
+	size_t at = (size_t)w->src->samples[s].loc_first + w->skip[s] + i;
+
+	return w->locs ? w->locs[at] : pp_profile_loc(w->src, at);
+}
+
+/* Make w->locs, so that the stacks can be rewritten in place. */
+int pp_work__own_stacks(struct pp_work *w);
+
+/* Sample s's current stack, to rewrite: only once w->locs is made. */
 static inline uint32_t *pp_work__stack(const struct pp_work *w, uint32_t s)
 {
 	return w->locs + w->src->samples[s].loc_first + w->skip[s];

@@ -19,6 +19,7 @@
 #include "pprof/encode.h"
 #include "pprof/transform.h"
 #include "pprof/tree.h"
+#include "profile/internal.h"
 
 /* ---- building profiles from text ----------------------------------------
  *
@@ -847,6 +848,52 @@ static void test_transform__show_from(void **state)
 	pp_profile_free(p);
 }
 
+/* The filters read a stack where the profile keeps it, 16 or 32 bits a
+ * frame, and copy the stacks only to take locations out of them (hide,
+ * show): the same results either way. */
+static void test_transform__stacks_of_either_width(void **state)
+{
+	struct fixture *f = *state;
+	struct pp_profile *p = PROFILE(
+	        &f->ctx, CPU, "A;B;C;B 1,10", "A;X|B|Y;Z 2,20", "A;D 4,40",
+	        "A;handle|B 8,80", "Q;R;handle 16,160 k=v", "A;B;D;Z 32,320");
+	static const struct pp_filter_opts cases[] = {
+	        {.focus = "B"},
+	        {.ignore = "D"},
+	        {.hide = "B|Y"},
+	        {.show = "^(A|C|Z)$"},
+	        {.show_from = "^B$"},
+	        {.prune_from = "^D$"},
+	        {.focus = "A", .hide = "^B$", .show_from = "^(D|X)$"},
+	        {.ignore = "Z", .show = "handle|B|R", .prune_from = "B"},
+	        {.tagfocus = "k=v"},
+	};
+	char *narrow[sizeof(cases) / sizeof(cases[0])], *all = dump(p);
+
+	assert_int_equal(p->loc_bytes, 2);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pp_profile *out = filtered(f, p, &cases[i]);
+
+		narrow[i] = dump(out);
+		pp_profile_free(out);
+	}
+	assert_int_equal(pp_profile__widen_locs(p), 0);
+	assert_int_equal(p->loc_bytes, 4);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pp_profile *out = filtered(f, p, &cases[i]);
+		char *wide = dump(out);
+
+		assert_string_equal(wide, narrow[i]);
+		/* Each case filters something. */
+		assert_true(strcmp(narrow[i], all) != 0);
+		free(wide);
+		free(narrow[i]);
+		pp_profile_free(out);
+	}
+	free(all);
+	pp_profile_free(p);
+}
+
 static void test_transform__prune_from(void **state)
 {
 	struct fixture *f = *state;
@@ -1280,6 +1327,7 @@ int main(void)
 	        T(test_transform__focus_and_ignore),
 	        T(test_transform__hide_and_show),
 	        T(test_transform__show_from),
+	        T(test_transform__stacks_of_either_width),
 	        T(test_transform__prune_from),
 	        T(test_transform__bad_regex),
 	        T(test_transform__tagfocus_strings),
