@@ -64,11 +64,14 @@ refine2=$(get "/api/flame?width=1200&f=mallocgc")
 refine3=$(get "/api/flame?width=1200&i=mallocgc")
 # Refines that take frames out of the stacks (made from the whole tree
 # when the filters' lines say which frames go; show_from on an inlined
-# match still filters the profile).
+# match still filters the profile, and its page is drawn from the top of
+# the filtered profile's tree), and another sample type (its own tree,
+# whose top draws its page).
 refine_h=$(get "/api/flame?width=1200&h=mallocgc")
 refine_h2=$(get "/api/flame?width=1200&h=runtime")
 refine_s=$(get "/api/flame?width=1200&s=runtime")
 refine_sf=$(get "/api/flame?width=1200&sf=Method05")
+sample_type=$(get "/api/flame?width=1200&si=samples")
 top_api=$(get "/api/top")
 size=$(curl -s "$url/api/flame?width=1200" | wc -c)
 # The load test's views once each first: what it then measures is the
@@ -117,6 +120,7 @@ cat <<REPORT
 | hide (/api/flame?h=runtime, first) | ${refine_h2} s | $(ratio "$refine_h2" "$top") x top |
 | show (/api/flame?s=runtime, first) | ${refine_s} s | $(ratio "$refine_s" "$top") x top |
 | show_from (/api/flame?sf=Method05, first) | ${refine_sf} s | $(ratio "$refine_sf" "$top") x top |
+| another sample type (/api/flame?si=samples, first) | ${sample_type} s | $(ratio "$sample_type" "$top") x top |
 | /api/top | ${top_api} s | $(ratio "$top_api" "$top") x top |
 
 The flame answer at width 1200 is $(numfmt --to=iec "$size") of JSON.
