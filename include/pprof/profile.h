@@ -162,6 +162,17 @@ static inline const char *pp_profile_strn(const struct pp_profile *p, pp_str s,
 	return pp_strtab_get(p->strings, s);
 }
 
+/* String s of src interned in dst, whole (a profile's strings may hold
+ * NUL bytes); PP_NONE when out of memory. */
+static inline pp_str pp_profile_copy_str(struct pp_profile *dst,
+                                         const struct pp_profile *src, pp_str s)
+{
+	size_t n;
+	const char *t = pp_profile_strn(src, s, &n);
+
+	return pp_strtab_intern(dst->strings, t, n);
+}
+
 static inline const int64_t *
 pp_profile_sample_values(const struct pp_profile *p, uint32_t sample)
 {

@@ -65,16 +65,6 @@ static int find_function(const struct pp_report *r, struct pp_profile *out,
 	return pp_profile_add_function(out, &f, NULL);
 }
 
-/* String s of p interned in tp, whole (it may hold NUL bytes). */
-static pp_str copy_str(struct pp_profile *tp, const struct pp_profile *p,
-                       pp_str s)
-{
-	size_t n;
-	const char *t = pp_profile_strn(p, s, &n);
-
-	return pp_strtab_intern(tp->strings, t, n);
-}
-
 int pp_report_topproto(struct pp_report *r, FILE *out)
 {
 	const struct pp_profile *p = r->prof;
@@ -111,10 +101,10 @@ int pp_report_topproto(struct pp_report *r, FILE *out)
 	tp->period = p->period;
 	tp->has_period_type = p->has_period_type;
 	/* Whole: a profile's names may hold NUL bytes. */
-	if ((tp->period_type.type = copy_str(tp, p, p->period_type.type)) ==
-	            PP_NONE ||
-	    (tp->period_type.unit = copy_str(tp, p, p->period_type.unit)) ==
-	            PP_NONE) {
+	if ((tp->period_type.type = pp_profile_copy_str(
+	             tp, p, p->period_type.type)) == PP_NONE ||
+	    (tp->period_type.unit = pp_profile_copy_str(
+	             tp, p, p->period_type.unit)) == PP_NONE) {
 		err = pp_error(r->ctx, PP_ENOMEM, "out of memory");
 		goto done;
 	}

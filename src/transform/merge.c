@@ -730,35 +730,40 @@ done:
 	return err;
 }
 
-static pp_str copy_str(struct pp_profile *dst, const struct pp_profile *src,
-                       pp_str s);
+/* Unit ua of a and unit ub of b brought to one: the same bytes (*ratio
+ * 1) or units of one kind (*ratio what one ua is in ub); false when
+ * neither. */
+static bool unit_ratio_of(const struct pp_profile *a, pp_str ua,
+                          const struct pp_profile *b, pp_str ub, double *ratio)
+{
+	size_t na, nb;
+	const char *ta, *tb;
 
-/* Can unit ua of a and unit ub of b be brought to one (the same bytes, or
- * units of one kind)? */
+	*ratio = 1;
+	if (pp_transform__same_str(a, ua, b, ub))
+		return true;
+	ta = pp_profile_strn(a, ua, &na);
+	tb = pp_profile_strn(b, ub, &nb);
+	return pp_unit_ratio(ta, na, tb, nb, ratio);
+}
+
+/* Can unit ua of a and unit ub of b be brought to one? */
 static bool scalable(const struct pp_profile *a, pp_str ua,
                      const struct pp_profile *b, pp_str ub)
 {
-	size_t na, nb;
-	const char *ta = pp_profile_strn(a, ua, &na);
-	const char *tb = pp_profile_strn(b, ub, &nb);
 	double r;
 
-	return (na == nb && memcmp(ta, tb, na) == 0) ||
-	       pp_unit_ratio(ta, na, tb, nb, &r);
+	return unit_ratio_of(a, ua, b, ub, &r);
 }
 
-/* What one unit u of a is in unit v of b (1 when they are the same). */
+/* What one unit u of a is in unit v of b (1 when they cannot be brought
+ * to one: compatibilize has refused those). */
 static double unit_ratio(const struct pp_profile *a, pp_str u,
                          const struct pp_profile *b, pp_str v)
 {
-	size_t nu, nv;
-	const char *tu = pp_profile_strn(a, u, &nu);
-	const char *tv = pp_profile_strn(b, v, &nv);
-	double r = 1;
+	double r;
 
-	if (!(nu == nv && memcmp(tu, tv, nu) == 0))
-		(void)pp_unit_ratio(tu, nu, tv, nv, &r);
-	return r;
+	return unit_ratio_of(a, u, b, v, &r) ? r : 1;
 }
 
 /* pprof's ScaleN on a row in place; a sample whose scaled values all
@@ -792,7 +797,8 @@ static int scale_units(struct merger *m, const struct pp_profile *p,
 		dst->period = pp_go_int64(unit_ratio(dst, dst->period_type.unit,
 		                                     p, p->period_type.unit) *
 		                          (double)dst->period);
-		dst->period_type.unit = copy_str(dst, p, p->period_type.unit);
+		dst->period_type.unit =
+		        pp_profile_copy_str(dst, p, p->period_type.unit);
 		if (dst->period_type.unit == PP_NONE)
 			return pp_error(m->ctx, PP_ENOMEM, "out of memory");
 		r = 1;
@@ -813,7 +819,8 @@ static int scale_units(struct merger *m, const struct pp_profile *p,
 		if ((*ratios)[k] < 1) {
 			rd[k] = unit_ratio(dst, du, p, pu);
 			(*ratios)[k] = 1;
-			dst->sample_types[k].unit = copy_str(dst, p, pu);
+			dst->sample_types[k].unit =
+			        pp_profile_copy_str(dst, p, pu);
 			if (dst->sample_types[k].unit == PP_NONE) {
 				err = pp_error(m->ctx, PP_ENOMEM,
 				               "out of memory");
@@ -926,15 +933,6 @@ done:
 }
 
 /* String s of src interned in dst, whole (it may hold NUL bytes). */
-static pp_str copy_str(struct pp_profile *dst, const struct pp_profile *src,
-                       pp_str s)
-{
-	size_t n;
-	const char *t = pp_profile_strn(src, s, &n);
-
-	return pp_strtab_intern(dst->strings, t, n);
-}
-
 /* Merge m->src into m->dst; alone: it is the only profile merged. */
 static int merge_one(struct merger *m, bool alone)
 {
@@ -988,7 +986,7 @@ struct pp_merger {
 	bool alone; /* the one profile merged (pp_profile_merge of one) */
 };
 
-#define STR(p, s) copy_str(dst, (p), (s))
+#define STR(p, s) pp_profile_copy_str(dst, (p), (s))
 
 int pp_merger_new(struct pp_ctx *ctx, const struct pp_profile *first,
                   struct pp_merger **out)
@@ -1046,12 +1044,12 @@ static int note_source(struct merger *m, const struct pp_profile *p)
 	            0)
 		return err;
 	st = &m->sources[m->nsources++];
-	st->dflt = copy_str(m->dst, p, p->default_sample_type);
+	st->dflt = pp_profile_copy_str(m->dst, p, p->default_sample_type);
 	st->first = m->ntypes;
 	st->n = p->nsample_types;
 	for (uint32_t j = 0; j < p->nsample_types; j++)
 		m->types[m->ntypes++] =
-		        copy_str(m->dst, p, p->sample_types[j].type);
+		        pp_profile_copy_str(m->dst, p, p->sample_types[j].type);
 	if (st->dflt == PP_NONE)
 		return pp_error(m->ctx, PP_ENOMEM, "out of memory");
 	for (size_t j = st->first; j < m->ntypes; j++)
