@@ -26,7 +26,6 @@
 #include "graph/internal.h"
 #include "pprof/tree.h"
 #include "util/bytes.h"
-#include "util/pages.h"
 
 /* Per frame: what the filters do with the lines that make it. */
 #define F_GONE 1u    /* taken out of the stacks */
@@ -452,14 +451,6 @@ static int nt_alloc(struct nt *nt, size_t cap)
 	if (!nt->frame || !nt->parent || !nt->first || !nt->last || !nt->next ||
 	    !nt->self || !nt->multi)
 		return pp_error(nt->ctx, PP_ENOMEM, "out of memory");
-	/* A refine that keeps most of a big tree writes all of these: most
-	 * of its time went to the page faults of 4 kB pages. */
-	pp_pages_huge(nt->frame, cap * sizeof(*nt->frame));
-	pp_pages_huge(nt->parent, cap * sizeof(*nt->parent));
-	pp_pages_huge(nt->first, cap * sizeof(*nt->first));
-	pp_pages_huge(nt->last, cap * sizeof(*nt->last));
-	pp_pages_huge(nt->next, cap * sizeof(*nt->next));
-	pp_pages_huge(nt->self, cap * sizeof(*nt->self));
 	return 0;
 }
 
@@ -482,7 +473,6 @@ static int tree_shell(struct pp_ctx *ctx, const struct pp_tree *t,
 	        pp_malloc(ctx, ((size_t)g->nnodes + 1) * sizeof(*s->name_off));
 	if (!s->nodes || !s->names || !s->name_off)
 		return pp_error(ctx, PP_ENOMEM, "out of memory");
-	pp_pages_huge(s->nodes, nnodes * sizeof(*s->nodes));
 	if ((err = pp_graph_new(ctx, g->prof, &g->opts, &s->graph)) < 0)
 		return err;
 	if (s->graph->nnodes != g->nnodes)

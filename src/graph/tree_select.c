@@ -16,7 +16,6 @@
 
 #include "graph/internal.h"
 #include "pprof/tree.h"
-#include "util/pages.h"
 
 /* Can every node's existence be read from its values? Only when no value
  * is negative (a subtree summing to zero then holds no sample: the tree
@@ -192,7 +191,6 @@ int pp_tree_select(struct pp_ctx *ctx, const struct pp_tree *t,
 		err = PP_EUNSUPPORTED;
 		goto done;
 	}
-	pp_pages_huge(s->nodes, (size_t)t->nnodes * sizeof(*s->nodes));
 	memcpy(s->names, t->names, t->names_size);
 	memcpy(s->name_off, t->name_off,
 	       ((size_t)g->nnodes + 1) * sizeof(*s->name_off));

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pprof/error.h"
+#include "util/pages.h"
 
 const char *pp_strerror(int code)
 {
@@ -68,13 +69,31 @@ void pp_warn(struct pp_ctx *ctx, const char *fmt, ...)
 	ctx->warn(ctx->warn_data, line);
 }
 
+/*
+ * Blocks of this size and more ask for huge pages (util/pages.h). The big
+ * arrays (the decoded stacks, the trees' nodes, the hash tables) are
+ * written once into memory the process never touched, and on a virtual
+ * machine the page faults of 4 kB pages are most of that cost: writing
+ * fresh memory measured 0.35 GB/s with them, 10 GB/s with 2 MB pages.
+ * Small blocks are left alone: a huge page would be mostly empty.
+ */
+#define HUGE_BLOCK_MIN ((size_t)4 << 20)
+
+static void *advise_big(void *p, size_t size)
+{
+	if (p && size >= HUGE_BLOCK_MIN)
+		pp_pages_huge(p, size);
+	return p;
+}
+
+/* The hook's memory is the hook's: only the C library's gets advice. */
 void *pp_malloc(struct pp_ctx *ctx, size_t size)
 {
 	if (size == 0)
 		size = 1;
 	if (ctx->alloc.malloc_fn)
 		return ctx->alloc.malloc_fn(ctx->alloc.data, size);
-	return malloc(size);
+	return advise_big(malloc(size), size);
 }
 
 void *pp_calloc(struct pp_ctx *ctx, size_t n, size_t size)
@@ -84,6 +103,10 @@ void *pp_calloc(struct pp_ctx *ctx, size_t n, size_t size)
 
 	if (pp_mul_size(n, size, &total) < 0)
 		return NULL;
+	/* The C library's calloc knows which memory is fresh, hence zero,
+	 * and writes only the rest. */
+	if (!ctx->alloc.malloc_fn)
+		return advise_big(calloc(total ? total : 1, 1), total);
 	p = pp_malloc(ctx, total);
 	if (p)
 		memset(p, 0, total);
@@ -96,7 +119,7 @@ void *pp_realloc(struct pp_ctx *ctx, void *ptr, size_t size)
 		size = 1;
 	if (ctx->alloc.realloc_fn)
 		return ctx->alloc.realloc_fn(ctx->alloc.data, ptr, size);
-	return realloc(ptr, size);
+	return advise_big(realloc(ptr, size), size);
 }
 
 void pp_free(struct pp_ctx *ctx, void *ptr)

@@ -30,12 +30,19 @@ void pp_pages_release(void *p, size_t len)
 void pp_pages_huge(void *p, size_t len)
 {
 #ifdef MADV_HUGEPAGE
-	const uintptr_t huge = (uintptr_t)2 << 20;
-	uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	uintptr_t end = ((uintptr_t)p + len) & ~(huge - 1);
+	long pagesize = sysconf(_SC_PAGESIZE);
+	uintptr_t start, end;
 
-	if (end > start)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
+	if (pagesize <= 0 || len == 0)
+		return;
+	/* Every page the block touches, not only its 2 MB-aligned middle:
+	 * advice on part of a mapping splits it in two, and the C library's
+	 * realloc of a big block (mremap) fails on a split one and falls
+	 * back to copying the block into a new mapping. */
+	start = (uintptr_t)p & ~((uintptr_t)pagesize - 1);
+	end = ((uintptr_t)p + len + (uintptr_t)pagesize - 1) &
+	      ~((uintptr_t)pagesize - 1);
+	madvise((void *)start, end - start, MADV_HUGEPAGE);
 #else
 	(void)p;
 	(void)len;

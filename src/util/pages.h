@@ -19,9 +19,10 @@ void pp_pages_release(void *p, size_t len);
 
 /*
  * Ask for huge pages (Linux's transparent ones, where the system gives them
- * on request) inside [p, p + len): a big array about to be written front to
+ * on request) for every page of [p, p + len): a big array written front to
  * back then takes one page fault every 2 MB instead of every 4 kB, which
- * on a virtual machine is most of the cost of writing it. A hint, as above.
+ * on a virtual machine is most of the cost of writing it. pp_malloc,
+ * pp_calloc and pp_realloc ask it for every big block. A hint, as above.
  */
 void pp_pages_huge(void *p, size_t len);
 
