@@ -2,7 +2,8 @@
  * The calling-context tree; see pprof/tree.h.
  *
  * Built top-down without a per-frame hash lookup. Samples with the same
- * locations are merged first (one hash lookup per sample). Then the
+ * locations are merged first (one hash lookup per sample; for big
+ * profiles on two threads, each with half of the hash table). Then the
  * distinct stacks are partitioned, level by level, by their next frame, as
  * an MSD radix sort of the stacks would do: each carries a cursor into its
  * stack (root first); a node's stacks are sorted by the name rank of their
@@ -512,9 +513,10 @@ static uint64_t guess_frames(const struct builder *b, uint64_t nlocs)
 	       (nlocs % nl) * b->lnf[b->p->nlocations] / nl + 1;
 }
 
-/* A cut tree's whole depth: the most frames a stack has, which is the
- * depth of the whole tree's deepest node. */
-static void note_depth(struct builder *b, const struct pp_sample *smp)
+/* How many frames sample smp has: a cut tree's whole depth is the most
+ * of them, the depth of the whole tree's deepest node. */
+static uint32_t sample_frames(const struct builder *b,
+                              const struct pp_sample *smp)
 {
 	struct pp_locs locs = pp_sample_locs(b->p, smp);
 	uint32_t frames = 0;
@@ -524,76 +526,95 @@ static void note_depth(struct builder *b, const struct pp_sample *smp)
 
 		frames += b->lnf[l + 1] - b->lnf[l];
 	}
-	if (frames > b->t->whole_depth)
-		b->t->whole_depth = frames;
+	return frames;
 }
 
 /*
- * One cursor per distinct stack of the samples with a value, found with a
- * hash of the whole location list. *out: how many, *nlocs: how many
- * locations they hold in all. The slots and then the locations of the
- * stack a slot holds are far from the cache; both are prefetched, AHEAD
- * and 2 * AHEAD samples ahead. The slots' memory, no longer needed once
- * the stacks are known, becomes the second cursor array: what it holds
- * beyond one cursor per stack goes back to the system.
+ * One thread's share of finding the distinct stacks: the samples whose
+ * hash's top bit is part (all of them when nparts is 1; equal stacks hash
+ * alike, so they meet in one share), in a hash table of its own. Part 0
+ * numbers its stacks 0, 1, ... and part 1 n - 1, n - 2, ...: both write
+ * the builder's arrays (a stack's cursor, weight and base at its number)
+ * without meeting, and distinct_stacks moves part 1's cursors after part
+ * 0's once both are done.
  */
-static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
-{
-	struct pp_tree *t = b->t;
-	const struct pp_profile *p = b->p;
-	struct stack_slot *slots = NULL;
-	uint64_t ahead[2 * AHEAD], all = 0, *hashes = NULL;
-	size_t nslots = 16, mask, j, bytes;
-	uint32_t m = 0, n = p->nsamples;
-	int err = 0;
+struct probe {
+	struct builder *b;
+	const uint64_t *hashes; /* NULL: hashed here */
+	struct stack_slot *slots;
+	size_t mask;
+	uint32_t part, nparts;
+	uint32_t found;   /* stacks found */
+	uint64_t nlocs;   /* locations they hold */
+	uint32_t depth;   /* a cut tree's: the most frames of one */
+	bool has_base;    /* one is the base's */
+	bool interrupted; /* it stopped at the interrupt flag */
+};
 
-	/* At most half full, so a probe always ends. */
-	*out = 0;
-	*nlocs = 0;
-	while (nslots / 2 < n && nslots <= SIZE_MAX / 64)
-		nslots *= 2;
-	if (nslots / 2 < n)
-		return pp_error(t->ctx, PP_ENOMEM, "out of memory");
-	mask = nslots - 1;
-	bytes = nslots * sizeof(*slots);
-	if (bytes < ((size_t)n + 1) * sizeof(*b->tmp))
-		bytes = ((size_t)n + 1) * sizeof(*b->tmp);
-	slots = pp_malloc(t->ctx, bytes);
-	b->weight = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->weight));
-	b->base = pp_malloc(t->ctx, (size_t)n + 1);
-	b->cur = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->cur));
-	if (!slots || !b->weight || !b->base || !b->cur) {
-		err = pp_error(t->ctx, PP_ENOMEM, "out of memory");
-		goto done;
-	}
-	memset(slots, 0, nslots * sizeof(*slots));
-	hashes = hash_samples(b);
+static inline uint64_t probe_hash(const struct probe *pr, uint32_t s)
+{
+	return pr->hashes ? pr->hashes[s] : sample_hash(pr->b, s);
+}
+
+static inline bool probe_mine(const struct probe *pr, uint64_t h)
+{
+	return pr->nparts == 1 || (uint32_t)(h >> 63) == pr->part;
+}
+
+/*
+ * The share's samples with a value, each found in the table by the hash
+ * of its whole location list or added to it. The slots and then the
+ * locations of the stack a slot holds are far from the cache; both are
+ * prefetched, AHEAD and 2 * AHEAD samples ahead.
+ */
+static void *probe_run(void *arg)
+{
+	struct probe *pr = arg;
+	struct builder *b = pr->b;
+	const struct pp_profile *p = b->p;
+	struct stack_slot *slots = pr->slots;
+	const size_t mask = pr->mask;
+	uint64_t ahead[2 * AHEAD], nlocs = 0;
+	uint32_t n = p->nsamples, m = 0, depth = 0;
+	bool has_base = false;
+
+	/* The counts are kept in locals: the two shares' structs share a
+	 * cache line, which each new stack would pull from the other
+	 * thread. */
 	for (uint32_t s = 0; s < 2 * AHEAD && s < n; s++) {
-		ahead[s] = hashes ? hashes[s] : sample_hash(b, s);
-		PREFETCH(&slots[(size_t)ahead[s] & mask]);
+		ahead[s] = probe_hash(pr, s);
+		if (probe_mine(pr, ahead[s]))
+			PREFETCH(&slots[(size_t)ahead[s] & mask]);
 	}
 	for (uint32_t s = 0; s < n; s++) {
 		const struct pp_sample *smp = &p->samples[s];
-		int64_t w = pp_profile_sample_values(p, s)[b->si];
 		uint64_t h = ahead[s % (2 * AHEAD)];
-		uint32_t tag = (uint32_t)(h >> 32);
+		uint32_t tag = (uint32_t)(h >> 32), k;
+		int64_t w;
+		size_t j;
 
-		if ((err = pp_interrupt_poll(t->ctx, s)) < 0)
-			goto done;
+		if ((s & 0x3ff) == 0 && pp_interrupted(b->t->ctx)) {
+			pr->interrupted = true;
+			break;
+		}
 		if (s + 2 * AHEAD < n) {
-			uint64_t h2 = hashes ? hashes[s + 2 * AHEAD]
-			                     : sample_hash(b, s + 2 * AHEAD);
+			uint64_t h2 = probe_hash(pr, s + 2 * AHEAD);
 
 			ahead[s % (2 * AHEAD)] = h2;
-			PREFETCH(&slots[(size_t)h2 & mask]);
+			if (probe_mine(pr, h2))
+				PREFETCH(&slots[(size_t)h2 & mask]);
 		}
 		if (s + AHEAD < n) {
 			uint64_t h1 = ahead[(s + AHEAD) % (2 * AHEAD)];
 			const struct stack_slot *sl = &slots[(size_t)h1 & mask];
 
-			if (sl->stack && sl->tag == (uint32_t)(h1 >> 32))
+			if (probe_mine(pr, h1) && sl->stack &&
+			    sl->tag == (uint32_t)(h1 >> 32))
 				PREFETCH(loc_address(p, sl->first));
 		}
+		if (!probe_mine(pr, h))
+			continue;
+		w = pp_profile_sample_values(p, s)[b->si];
 		if (w == 0)
 			continue;
 		for (j = (size_t)h & mask; slots[j].stack; j = (j + 1) & mask)
@@ -604,34 +625,125 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
 			                          smp->loc_count))
 				break;
 		if (slots[j].stack) {
-			uint32_t k = slots[j].stack - 1;
-
+			k = slots[j].stack - 1;
 			b->weight[k] = add64(b->weight[k], w);
 			continue;
 		}
+		k = pr->part ? n - 1 - m : m;
 		slots[j].tag = tag;
-		slots[j].stack = m + 1;
+		slots[j].stack = k + 1;
 		slots[j].first = smp->loc_first;
 		slots[j].count = smp->loc_count;
-		b->cur[m].stack = m;
-		b->cur[m].stop = smp->loc_first;
-		b->cur[m].pos = smp->loc_first + smp->loc_count;
+		b->cur[k].stack = k;
+		b->cur[k].stop = smp->loc_first;
+		b->cur[k].pos = smp->loc_first + smp->loc_count;
 		if (b->reversed) {
-			b->cur[m].pos = smp->loc_first;
-			b->cur[m].stop = smp->loc_first + smp->loc_count;
+			b->cur[k].pos = smp->loc_first;
+			b->cur[k].stop = smp->loc_first + smp->loc_count;
 		}
-		b->cur[m].line = 0;
-		all += smp->loc_count;
-		if (b->cut_share > 0)
-			note_depth(b, smp);
-		b->weight[m] = w;
-		b->base[m] = (unsigned char)(tag & 1);
-		if (tag & 1)
-			t->has_base = true;
+		b->cur[k].line = 0;
+		nlocs += smp->loc_count;
+		if (b->cut_share > 0) {
+			uint32_t frames = sample_frames(b, smp);
+
+			if (frames > depth)
+				depth = frames;
+		}
+		b->weight[k] = w;
+		b->base[k] = (unsigned char)(tag & 1);
+		has_base = has_base || (tag & 1);
 		m++;
 	}
+	pr->found = m;
+	pr->nlocs = nlocs;
+	pr->depth = depth;
+	pr->has_base = has_base;
+	return NULL;
+}
+
+/*
+ * One cursor per distinct stack of the samples with a value, found with a
+ * hash of the whole location list: on two threads when the samples' hashes
+ * were computed first (big profiles), each with half of the table. *out:
+ * how many, *nlocs: how many locations they hold in all. The table's
+ * memory, no longer needed once the stacks are known, becomes the second
+ * cursor array: what it holds beyond one cursor per stack goes back to
+ * the system.
+ */
+static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
+{
+	struct pp_tree *t = b->t;
+	const struct pp_profile *p = b->p;
+	struct stack_slot *slots = NULL;
+	struct probe pr[2];
+	uint64_t *hashes = NULL;
+	size_t nslots = 16, bytes;
+	uint32_t n = p->nsamples, m;
+	pthread_t helper;
+	bool threaded = false;
+	int nparts, err = 0;
+
+	/* Each half of the table holds more slots than there are samples,
+	 * so a probe always ends. */
+	*out = 0;
+	*nlocs = 0;
+	while (nslots / 2 <= n && nslots <= SIZE_MAX / 64)
+		nslots *= 2;
+	if (nslots / 2 <= n)
+		return pp_error(t->ctx, PP_ENOMEM, "out of memory");
+	bytes = nslots * sizeof(*slots);
+	if (bytes < ((size_t)n + 1) * sizeof(*b->tmp))
+		bytes = ((size_t)n + 1) * sizeof(*b->tmp);
+	/* Zeroed by the allocator: fresh memory is not written twice. */
+	slots = pp_calloc(t->ctx, 1, bytes);
+	b->weight = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->weight));
+	b->base = pp_malloc(t->ctx, (size_t)n + 1);
+	b->cur = pp_malloc(t->ctx, ((size_t)n + 1) * sizeof(*b->cur));
+	if (!slots || !b->weight || !b->base || !b->cur) {
+		err = pp_error(t->ctx, PP_ENOMEM, "out of memory");
+		goto done;
+	}
+	hashes = hash_samples(b);
+	nparts = hashes ? 2 : 1;
+	for (int i = 0; i < 2; i++)
+		pr[i] = (struct probe){
+		        .b = b,
+		        .hashes = hashes,
+		        .slots = slots + i * (nslots / 2),
+		        .mask = (nparts == 2 ? nslots / 2 : nslots) - 1,
+		        .part = (uint32_t)i,
+		        .nparts = (uint32_t)nparts,
+		};
+	if (nparts == 2)
+		threaded =
+		        pthread_create(&helper, NULL, probe_run, &pr[1]) == 0;
+	probe_run(&pr[0]);
+	if (nparts == 2) {
+		if (threaded)
+			pthread_join(helper, NULL);
+		else
+			probe_run(&pr[1]);
+	}
+	if (pr[0].interrupted || (nparts == 2 && pr[1].interrupted)) {
+		err = pp_error_interrupted(t->ctx);
+		goto done;
+	}
+	m = pr[0].found;
+	*nlocs = pr[0].nlocs;
+	t->has_base = pr[0].has_base;
+	t->whole_depth = pr[0].depth;
+	if (nparts == 2) {
+		/* Part 1's cursors, numbered from the back, follow part 0's;
+		 * each keeps its stack's number. */
+		memmove(b->cur + m, b->cur + (n - pr[1].found),
+		        (size_t)pr[1].found * sizeof(*b->cur));
+		m += pr[1].found;
+		*nlocs += pr[1].nlocs;
+		t->has_base = t->has_base || pr[1].has_base;
+		if (pr[1].depth > t->whole_depth)
+			t->whole_depth = pr[1].depth;
+	}
 	*out = m;
-	*nlocs = all;
 	b->tmp = (struct cursor *)(void *)slots;
 	slots = NULL;
 	pp_pages_release(b->tmp + m + 1,
