@@ -21,8 +21,10 @@
 /* 256 KiB chunks fit the caches; eight let the inflater run ahead. */
 #define CHUNK (256u << 10)
 #define NCHUNKS 8
-/* How much inflated input is returned to the system at a time. */
-#define RELEASE_EVERY (4u << 20)
+/* How much inflated input is returned to the system at a time: the
+ * peak memory of a decode comes at its end, when the rest of the input
+ * would still be resident. */
+#define RELEASE_EVERY (1u << 20)
 /* isal_inflate counts its input in 32 bits. */
 #define MAX_FEED (1u << 30)
 

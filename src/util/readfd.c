@@ -14,8 +14,14 @@ int pp_read_fd(struct pp_ctx *ctx, int fd, const char *name, size_t size,
 
 	out->data = NULL;
 	out->len = 0;
-	if ((err = pp_grow(ctx, (void **)&buf, &cap, size ? size : 1, 1)) < 0)
-		return err;
+	/* The size the caller expects, exactly (a file's size and one byte
+	 * to see its end): a power-of-two capacity leaves room past the data,
+	 * where a huge page (util/pages.h) would be resident in part. More
+	 * data than that grows the buffer. */
+	cap = size ? size : 16;
+	if (!(buf = pp_malloc(ctx, cap)))
+		return pp_error(ctx, PP_ENOMEM, "out of memory reading %s",
+		                name);
 	for (;;) {
 		ssize_t n;
 
