@@ -340,7 +340,7 @@ for file in "${PROFILES[@]}"; do
 		fi
 		if [[ $raw_cmd == libdeflate-gunzip* ]] && [ "$HAVE_LIBDEFLATE" = 0 ]; then
 			STATUS[$rname]=skipped
-			note "libdeflate-gunzip rows skipped: install Debian's libdeflate-tools."
+			note "libdeflate-gunzip rows skipped: install Debian's libdeflate-tools (bash scripts/install-bench-deps.sh)."
 			continue
 		fi
 		if [[ $raw_cmd == *'{FLAMEGRAPH}'* ]] && [ "$HAVE_FLAMEGRAPH" = 0 ]; then

@@ -84,7 +84,7 @@ hwm_before=$(awk '/VmHWM/ { print $2 }' /proc/$pid/status)
 if command -v wrk >/dev/null; then
 	load=$(wrk -t2 -c50 -d10s --timeout 10s -s "$BENCH/web-load.lua" "$url" 2>&1)
 else
-	load="skipped: wrk is not installed (apt-get install wrk)"
+	load="skipped: wrk is not installed (bash scripts/install-bench-deps.sh)"
 fi
 hwm_after=$(awk '/VmHWM/ { print $2 }' /proc/$pid/status)
 kill -INT $pid
