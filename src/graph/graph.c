@@ -1,9 +1,9 @@
 /* Aggregation of samples into nodes and edges; see pprof/graph.h. */
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "graph/internal.h"
+#include "util/helper.h"
 #include "util/path.h"
 
 static const char *const gran_names[] = {
@@ -374,8 +374,7 @@ static int accumulate_values(struct pp_graph *g)
 	int nparts = p->nsamples >= PARALLEL_MIN_SAMPLES ? 2 : 1;
 	struct value_pass vp[2];
 	uint32_t *one;
-	pthread_t helper;
-	bool threaded = false;
+	struct pp_helper helper;
 	int err = 0;
 
 	memset(vp, 0, sizeof(vp));
@@ -403,14 +402,10 @@ static int accumulate_values(struct pp_graph *g)
 		                                  : PP_NONE;
 	}
 	if (nparts == 2)
-		threaded = pthread_create(&helper, NULL, value_pass_run,
-		                          &vp[1]) == 0;
+		pp_helper_start(&helper, value_pass_run, &vp[1]);
 	value_pass_run(&vp[0]);
 	if (nparts == 2) {
-		if (threaded)
-			pthread_join(helper, NULL);
-		else
-			value_pass_run(&vp[1]);
+		pp_helper_finish(&helper);
 		for (size_t k = 0; k < (size_t)nn * 4; k++)
 			vp[0].sums[k] += vp[1].sums[k];
 	}

@@ -13,10 +13,10 @@
  * and walks the others only around their targets: the shell's second
  * `top` after `nodecount=20` no longer pays a full walk of every frame.
  */
-#include <pthread.h>
 #include <string.h>
 
 #include "graph/internal.h"
+#include "util/helper.h"
 
 struct edge_memo {
 	uint32_t parent, edge;
@@ -320,8 +320,7 @@ static int edge_pass(struct pp_graph *g, const bool *kept, bool all)
 	unsigned char *loc_kept, *role, *has_target;
 	uint32_t *one;
 	int nparts = p->nsamples >= PARALLEL_MIN_SAMPLES ? 2 : 1;
-	pthread_t helper;
-	bool threaded = false;
+	struct pp_helper helper;
 	int err = 0;
 
 	memset(ep, 0, sizeof(ep));
@@ -387,13 +386,10 @@ static int edge_pass(struct pp_graph *g, const bool *kept, bool all)
 		        (uint32_t)((uint64_t)p->nsamples * (i + 1) / nparts);
 	}
 	if (nparts == 2)
-		threaded = pthread_create(&helper, NULL, edge_pass_run,
-		                          &ep[1]) == 0;
+		pp_helper_start(&helper, edge_pass_run, &ep[1]);
 	edge_pass_run(&ep[0]);
-	if (nparts == 2 && threaded)
-		pthread_join(helper, NULL);
-	else if (nparts == 2)
-		edge_pass_run(&ep[1]);
+	if (nparts == 2)
+		pp_helper_finish(&helper);
 	g->nedges = 0;
 	pp_hashmap_clear(&pp_graph__in(g)->edge_index);
 	for (int i = 0; i < nparts; i++) {

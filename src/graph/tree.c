@@ -30,6 +30,7 @@
 #include "pprof/tree.h"
 #include "util/bytes.h"
 #include "util/goint.h"
+#include "util/helper.h"
 #include "util/pages.h"
 
 /* Hint that *p will be read soon. The loops below read memory that is far
@@ -485,7 +486,7 @@ static uint64_t *hash_samples(const struct builder *b)
 {
 	uint32_t n = b->p->nsamples;
 	struct hash_range lo, hi;
-	pthread_t helper;
+	struct pp_helper helper;
 	uint64_t *hashes;
 
 	if (n < PARALLEL_MIN_SAMPLES ||
@@ -493,13 +494,9 @@ static uint64_t *hash_samples(const struct builder *b)
 		return NULL;
 	lo = (struct hash_range){b, hashes, 0, n / 2};
 	hi = (struct hash_range){b, hashes, n / 2, n};
-	if (pthread_create(&helper, NULL, hash_run, &hi) == 0) {
-		hash_run(&lo);
-		pthread_join(helper, NULL);
-	} else {
-		hash_run(&lo);
-		hash_run(&hi);
-	}
+	pp_helper_start(&helper, hash_run, &hi);
+	hash_run(&lo);
+	pp_helper_finish(&helper);
 	return hashes;
 }
 
@@ -679,8 +676,7 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
 	uint64_t *hashes = NULL;
 	size_t nslots = 16, bytes;
 	uint32_t n = p->nsamples, m;
-	pthread_t helper;
-	bool threaded = false;
+	struct pp_helper helper;
 	int nparts, err = 0;
 
 	/* Each half of the table holds more slots than there are samples,
@@ -715,15 +711,10 @@ static int distinct_stacks(struct builder *b, uint32_t *out, uint64_t *nlocs)
 		        .nparts = (uint32_t)nparts,
 		};
 	if (nparts == 2)
-		threaded =
-		        pthread_create(&helper, NULL, probe_run, &pr[1]) == 0;
+		pp_helper_start(&helper, probe_run, &pr[1]);
 	probe_run(&pr[0]);
-	if (nparts == 2) {
-		if (threaded)
-			pthread_join(helper, NULL);
-		else
-			probe_run(&pr[1]);
-	}
+	if (nparts == 2)
+		pp_helper_finish(&helper);
 	if (pr[0].interrupted || (nparts == 2 && pr[1].interrupted)) {
 		err = pp_error_interrupted(t->ctx);
 		goto done;

@@ -14,7 +14,6 @@
  *   3. locations (they refer to mappings and functions);
  *   4. samples (they refer to locations).
  */
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +29,7 @@
 #include "profile/perfscript.h"
 #include "profile/textscan.h"
 #include "profile/wire.h"
+#include "util/helper.h"
 #include "util/pages.h"
 #include "util/scratch.h"
 
@@ -891,8 +891,7 @@ static int walk_samples_split(struct decoder *d, struct sample_sink *k,
 	size_t bound_a = (size_t)(mid - d->samples_begin);
 	size_t bound = (size_t)(d->samples_end - d->samples_begin);
 	struct pp_wire first = {d->samples_begin, mid};
-	pthread_t helper;
-	bool threaded;
+	struct pp_helper helper;
 	int err;
 
 	if ((err = pp_grow(d->ctx, (void **)&k->samples, &k->cap_samples, n,
@@ -921,14 +920,11 @@ static int walk_samples_split(struct decoder *d, struct sample_sink *k,
 	k->cap_values = mid_index * nt + 1;
 	k->cap_locs = bound_a + 1;
 
-	threaded = pthread_create(&helper, NULL, sample_job_run, job) == 0;
+	pp_helper_start(&helper, sample_job_run, job);
 	d->progress_scale = bound_a ? (double)bound / (double)bound_a : 1;
 	err = sample_fields(d, k, first);
 	d->progress_scale = 1;
-	if (threaded)
-		pthread_join(helper, NULL);
-	else
-		sample_job_run(job);
+	pp_helper_finish(&helper);
 	k->cap_samples = n;
 	k->cap_values = n * nt + 1;
 	k->cap_locs = bound + 1;
