@@ -56,6 +56,16 @@ int pp_decode_stream_finish(struct pp_decode_stream *s,
 void pp_decode_stream_free(struct pp_decode_stream *s);
 
 /*
+ * Say, before the first push, about how many bytes will be pushed in all
+ * (a hint: 0 for unknown). The samples' arrays are then sized once for the
+ * whole input, from how much of it the first samples took, rather than
+ * doubled as they fill: a doubled array is moved at each step, and on
+ * some virtual machines every page of a moved array is slow to touch
+ * again.
+ */
+void pp_decode_stream_expect(struct pp_decode_stream *s, uint64_t bytes);
+
+/*
  * Whether the first len bytes of a profile (a few kilobytes, from the
  * start) could begin some format pp_decode reads: false only for what is
  * surely none (zeros, binary that is no protobuf), so a decompression bomb

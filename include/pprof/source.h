@@ -26,6 +26,14 @@ int pp_source_read_file(struct pp_ctx *ctx, const char *path,
 int pp_source_is_gzip(const uint8_t *data, size_t len);
 
 /*
+ * About how many bytes the gzip data inflates to, from its trailer (the
+ * last member's size mod 2^32), or 0 when the trailer cannot be believed
+ * (more than deflate can expand the data to). A hint for sizing buffers
+ * once: it may lie for multi-member, huge or hostile input.
+ */
+uint64_t pp_source_gunzip_size_hint(const uint8_t *data, size_t len);
+
+/*
  * Inflate a whole gzip buffer (one or more members) into *out, using
  * libdeflate, with zlib to diagnose failures precisely ("truncated gzip
  * stream", "corrupt gzip data"). Fails with PP_ELIMIT past ctx->max_size.

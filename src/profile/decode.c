@@ -1278,6 +1278,9 @@ struct pp_decode_stream {
 	uint16_t *narrow;
 	size_t cap_narrow;
 	bool wide;
+	/* The bytes the whole input will have (a hint, 0: unknown) and the
+	 * bytes pushed so far: see stream_grow. */
+	uint64_t expect, pushed;
 };
 
 /* How much of the start is looked at to rule out the other formats. */
@@ -1443,6 +1446,61 @@ static inline int stream_loc_ids(const uint8_t *q, const uint8_t *end,
 	return 1;
 }
 
+/* Arrays of fewer bytes than this grow by doubling (stream_grow). */
+#define PROJECT_MIN ((size_t)1 << 20)
+
+/*
+ * Room for need elements of elem bytes in the stream's array *ptr, which
+ * has *cap. Past PROJECT_MIN bytes, when the input's size is known, the
+ * array is sized for as many elements as the whole input would hold if
+ * the rest were like what was pushed so far (an eighth more): the samples
+ * come first in a profile, so this is rather too much than too little,
+ * and pages never written cost address space, not memory. Growing by
+ * doubling instead moves the array at each step, and on virtual machines
+ * that keep shadow page tables every moved page then costs microseconds
+ * at its next touch: the first read of a 100 MB array doubled into place
+ * took 0.1 s, of one sized once 0.004 s. When the projection is wrong or
+ * cannot be had, doubling goes on from there.
+ */
+static bool stream_grow_cold(struct pp_decode_stream *s, void **ptr,
+                             size_t *cap, size_t need, size_t elem)
+{
+	size_t bytes;
+
+	if (s->expect > s->pushed && s->pushed > 0 &&
+	    pp_mul_size(need, elem, &bytes) == 0 && bytes >= PROJECT_MIN) {
+		double want = (double)need *
+		              ((double)s->expect / (double)s->pushed) * 1.125;
+		void *np;
+
+		/* No more than doubling would give: then doubling does. */
+		if (want > 2.0 * (double)*cap && want * (double)elem < 0x1p40 &&
+		    (np = pp_realloc(s->ctx, *ptr, (size_t)want * elem))) {
+			*ptr = np;
+			*cap = (size_t)want;
+			return true;
+		}
+	}
+	return pp_grow(s->ctx, ptr, cap, need, elem) >= 0;
+}
+
+static inline bool stream_grow(struct pp_decode_stream *s, void **ptr,
+                               size_t *cap, size_t need, size_t elem)
+{
+	return need <= *cap || stream_grow_cold(s, ptr, cap, need, elem);
+}
+
+/* Room for one more sample's label range, once a sample had labels
+ * (before that the ranges are not kept: pp_profile__note_labels). */
+static bool stream_grow_ranges(struct pp_decode_stream *s)
+{
+	struct sample_sink *k = &s->k;
+
+	return !k->label_ranges ||
+	       stream_grow(s, (void **)&k->label_ranges, &k->cap_label_ranges,
+	                   k->nsamples + 1, sizeof(*k->label_ranges));
+}
+
 /* The ids - 1 read so far 32 bits wide, and from now on. */
 static bool stream_widen(struct pp_decode_stream *s)
 {
@@ -1475,8 +1533,8 @@ static bool stream_label(struct pp_decode_stream *s, const uint8_t *data,
 	int lr;
 
 	if (k->nlabels >= UINT32_MAX - 1 ||
-	    pp_grow(s->ctx, (void **)&k->labels, &k->cap_labels, k->nlabels + 1,
-	            sizeof(*k->labels)) < 0)
+	    !stream_grow(s, (void **)&k->labels, &k->cap_labels, k->nlabels + 1,
+	                 sizeof(*k->labels)))
 		return false;
 	while ((lr = pp_wire_next(&lw, &lf)) > 0)
 		if (lf.type == PP_WT_VARINT && lf.number >= 1 && lf.number <= 4)
@@ -1524,10 +1582,10 @@ static bool stream_sample_packed(struct pp_decode_stream *s, const uint8_t *p,
 	int64_t *vals;
 
 	if (k->nsamples >= UINT32_MAX - 1 ||
-	    pp_grow(s->ctx, (void **)&k->samples, &k->cap_samples,
-	            k->nsamples + 1, sizeof(*k->samples)) < 0 ||
-	    pp_grow(s->ctx, (void **)&k->values, &k->cap_values,
-	            (k->nsamples + 1) * nt + 1, sizeof(*k->values)) < 0)
+	    !stream_grow(s, (void **)&k->samples, &k->cap_samples,
+	                 k->nsamples + 1, sizeof(*k->samples)) ||
+	    !stream_grow(s, (void **)&k->values, &k->cap_values,
+	                 (k->nsamples + 1) * nt + 1, sizeof(*k->values)))
 		return false;
 	vals = k->values + k->nsamples * nt;
 	while (p < end) {
@@ -1555,9 +1613,9 @@ static bool stream_sample_packed(struct pp_decode_stream *s, const uint8_t *p,
 			if (!s->wide) {
 				int r;
 
-				if (pp_grow(s->ctx, (void **)&s->narrow,
-				            &s->cap_narrow, nlocs + len,
-				            sizeof(*s->narrow)) < 0 ||
+				if (!stream_grow(s, (void **)&s->narrow,
+				                 &s->cap_narrow, nlocs + len,
+				                 sizeof(*s->narrow)) ||
 				    (r = stream_loc_ids(data, p, s->narrow,
 				                        true, &nlocs,
 				                        &nloc_ids)) == 0)
@@ -1567,8 +1625,8 @@ static bool stream_sample_packed(struct pp_decode_stream *s, const uint8_t *p,
 					goto other;
 				break;
 			}
-			if (pp_grow(s->ctx, (void **)&k->locs, &k->cap_locs,
-			            nlocs + len, sizeof(*k->locs)) < 0 ||
+			if (!stream_grow(s, (void **)&k->locs, &k->cap_locs,
+			                 nlocs + len, sizeof(*k->locs)) ||
 			    stream_loc_ids(data, p, k->locs, false, &nlocs,
 			                   &nloc_ids) <= 0)
 				goto other;
@@ -1594,9 +1652,10 @@ static bool stream_sample_packed(struct pp_decode_stream *s, const uint8_t *p,
 	/* The call only for samples it has something to do for: most
 	 * profiles have no labels. */
 	if ((k->label_ranges || k->nlabels > label_first) &&
-	    pp_profile__note_labels(s->ctx, &k->label_ranges,
-	                            &k->cap_label_ranges, k->nsamples,
-	                            label_first, k->nlabels - label_first) < 0)
+	    (!stream_grow_ranges(s) ||
+	     pp_profile__note_labels(
+	             s->ctx, &k->label_ranges, &k->cap_label_ranges,
+	             k->nsamples, label_first, k->nlabels - label_first) < 0))
 		goto other;
 	smp = &k->samples[k->nsamples++];
 	smp->loc_first = (uint32_t)k->nlocs;
@@ -1649,8 +1708,8 @@ static bool stream_sample(struct pp_decode_stream *s, const struct pp_field *sf,
 		switch (f.number) {
 		case 1:
 			if (n + most > UINT32_MAX ||
-			    pp_grow(s->ctx, (void **)&k->locs, &k->cap_locs,
-			            n + most, sizeof(*k->locs)) < 0)
+			    !stream_grow(s, (void **)&k->locs, &k->cap_locs,
+			                 n + most, sizeof(*k->locs)))
 				return false;
 			if (!q) {
 				if (f.varint == 0 || f.varint >= UINT32_MAX)
@@ -1683,15 +1742,16 @@ static bool stream_sample(struct pp_decode_stream *s, const struct pp_field *sf,
 		}
 	}
 	if (r < 0 || nvals != s->nt ||
-	    pp_grow(s->ctx, (void **)&k->samples, &k->cap_samples,
-	            k->nsamples + 1, sizeof(*k->samples)) < 0 ||
-	    pp_grow(s->ctx, (void **)&k->values, &k->cap_values,
-	            (k->nsamples + 1) * s->nt + 1, sizeof(*k->values)) < 0)
+	    !stream_grow(s, (void **)&k->samples, &k->cap_samples,
+	                 k->nsamples + 1, sizeof(*k->samples)) ||
+	    !stream_grow(s, (void **)&k->values, &k->cap_values,
+	                 (k->nsamples + 1) * s->nt + 1, sizeof(*k->values)))
 		return false;
 	if (s->nt)
 		memcpy(k->values + k->nsamples * s->nt, k->vals,
 		       s->nt * sizeof(*k->vals));
-	if (pp_profile__note_labels(s->ctx, &k->label_ranges,
+	if (!stream_grow_ranges(s) ||
+	    pp_profile__note_labels(s->ctx, &k->label_ranges,
 	                            &k->cap_label_ranges, k->nsamples,
 	                            label_first, k->nlabels - label_first) < 0)
 		return false;
@@ -1817,6 +1877,11 @@ static bool stream_fields(struct pp_decode_stream *s, const uint8_t *p,
 	}
 }
 
+void pp_decode_stream_expect(struct pp_decode_stream *s, uint64_t bytes)
+{
+	s->expect = bytes;
+}
+
 int pp_decode_stream_push(struct pp_decode_stream *s, const uint8_t *data,
                           size_t len)
 {
@@ -1824,6 +1889,7 @@ int pp_decode_stream_push(struct pp_decode_stream *s, const uint8_t *data,
 
 	if (s->failed)
 		return 1;
+	s->pushed += len;
 	if (!s->started) {
 		s->started = true;
 		if (!head_is_proto(s->ctx, s->name, data, len))

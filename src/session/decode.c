@@ -34,6 +34,7 @@ static int decode_while_inflating(struct pp_ctx *ctx, const char *name,
 		ctx->message[0] = '\0';
 		return 1;
 	}
+	pp_decode_stream_expect(ds, pp_source_gunzip_size_hint(data, len));
 	snprintf(what, sizeof(what), "decoding %s", name);
 	r = pp_source_gunzip_each(ctx, what, data, len, release_input,
 	                          push_piece, ds);

@@ -39,6 +39,17 @@ int pp_source_is_gzip(const uint8_t *data, size_t len)
 	return len >= 2 && data[0] == 0x1f && data[1] == 0x8b;
 }
 
+uint64_t pp_source_gunzip_size_hint(const uint8_t *data, size_t len)
+{
+	uint32_t isize;
+
+	if (len < 18 || !pp_source_is_gzip(data, len))
+		return 0;
+	memcpy(&isize, data + len - 4, 4);
+	/* Deflate cannot expand more than ~1032:1. */
+	return isize / 1032 <= len ? isize : 0;
+}
+
 struct pp_gunzip_stream {
 	struct pp_ctx *ctx;
 	const char *name;

@@ -46,8 +46,9 @@ static uint64_t loc_id(enum ids ids, uint32_t i)
 	return ids == SPARSE ? ((uint64_t)i + 1) * 1000003u : (uint64_t)i + 1;
 }
 
-/* Go's layout: sample types, samples, locations, functions, strings. */
-static struct gbuf build(enum ids ids, enum flaw flaw)
+/* Go's layout: sample types, samples, locations, functions, strings;
+ * nsamples samples. */
+static struct gbuf build_n(enum ids ids, enum flaw flaw, uint32_t nsamples)
 {
 	struct gbuf b = {0}, m = {0}, packed = {0};
 	uint64_t x = 12345;
@@ -58,7 +59,7 @@ static struct gbuf build(enum ids ids, enum flaw flaw)
 		gb_uint(&m, 2, 2 + 2 * (uint64_t)t);
 		gb_msg(&b, 1, &m);
 	}
-	for (uint32_t s = 0; s < NSAMPLES; s++) {
+	for (uint32_t s = 0; s < nsamples; s++) {
 		uint32_t depth, nlocs = ids == HIGH_LAST ? NLOCS - 1 : NLOCS;
 
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -69,9 +70,9 @@ static struct gbuf build(enum ids ids, enum flaw flaw)
 			gb_varint(
 			        &packed,
 			        loc_id(ids, (x >> ((i * 2 + 3) % 61)) % nlocs));
-		if (ids == HIGH_LAST && s >= NSAMPLES - 10)
+		if (ids == HIGH_LAST && s >= nsamples - 10)
 			gb_varint(&packed, loc_id(ids, NLOCS - 1));
-		if (flaw == UNKNOWN_LOCATION && s == NSAMPLES - 10)
+		if (flaw == UNKNOWN_LOCATION && s == nsamples - 10)
 			gb_varint(&packed, 7777777);
 		gb_msg(&m, 1, &packed);
 		packed.len = 0;
@@ -126,6 +127,11 @@ static struct gbuf build(enum ids ids, enum flaw flaw)
 	return b;
 }
 
+static struct gbuf build(enum ids ids, enum flaw flaw)
+{
+	return build_n(ids, flaw, NSAMPLES);
+}
+
 static void same_model(const struct pp_profile *a, const struct pp_profile *b)
 {
 	assert_int_equal(b->nsamples, a->nsamples);
@@ -156,10 +162,12 @@ static void same_model(const struct pp_profile *a, const struct pp_profile *b)
 	}
 }
 
-/* Feed b in pieces: the first 4096 bytes, then sizes from steps. 0, or
- * 1 as the stream gave up. */
-static int stream(struct pp_ctx *ctx, const struct gbuf *b, const size_t *steps,
-                  size_t nsteps, struct pp_profile **out)
+/* Feed b in pieces: the first 4096 bytes, then sizes from steps, having
+ * said that expect bytes will come (0: unknown). 0, or 1 as the stream
+ * gave up. */
+static int stream_expecting(struct pp_ctx *ctx, const struct gbuf *b,
+                            const size_t *steps, size_t nsteps, uint64_t expect,
+                            struct pp_profile **out)
 {
 	struct pp_decode_stream *s;
 	size_t at = 0, k = 0;
@@ -167,6 +175,7 @@ static int stream(struct pp_ctx *ctx, const struct gbuf *b, const size_t *steps,
 
 	*out = NULL;
 	assert_int_equal(pp_decode_stream_new(ctx, "s", &s), 0);
+	pp_decode_stream_expect(s, expect);
 	while (at < b->len && r == 0) {
 		size_t n = at == 0 ? 4096 : steps[k++ % nsteps];
 
@@ -180,6 +189,12 @@ static int stream(struct pp_ctx *ctx, const struct gbuf *b, const size_t *steps,
 	pp_decode_stream_free(s);
 	assert_string_equal(ctx->message, "");
 	return r;
+}
+
+static int stream(struct pp_ctx *ctx, const struct gbuf *b, const size_t *steps,
+                  size_t nsteps, struct pp_profile **out)
+{
+	return stream_expecting(ctx, b, steps, nsteps, 0, out);
 }
 
 static void test_decode_stream__same_model(void **state)
@@ -210,6 +225,39 @@ static void test_decode_stream__same_model(void **state)
 		pp_profile_free(want);
 		free(b.p);
 	}
+}
+
+/*
+ * Arrays past a megabyte are sized once from the size the input is said
+ * to have: the same model whether that is true, too small, far too large
+ * or less than what already came, with labels on every fifth sample.
+ */
+static void test_decode_stream__expected_size(void **state)
+{
+	static const size_t steps[] = {65536};
+	struct gbuf b = build_n(IN_ORDER, NONE, 200000);
+	struct pp_ctx ctx = PP_CTX_INIT;
+	struct pp_profile *want = NULL;
+	const uint64_t expects[] = {
+	        b.len, b.len / 3, (uint64_t)b.len * 1000, (uint64_t)1 << 45,
+	        4096,  1};
+
+	(void)state;
+	assert_int_equal(pp_decode(&ctx, "s", b.p, b.len, &want), 0);
+	assert_int_equal(want->nsamples, 200000);
+	/* Past a megabyte of locations, as the sizing needs. */
+	assert_true(want->nsample_locs * want->loc_bytes > (1u << 21));
+	for (size_t i = 0; i < sizeof(expects) / sizeof(expects[0]); i++) {
+		struct pp_profile *got = NULL;
+
+		assert_int_equal(
+		        stream_expecting(&ctx, &b, steps, 1, expects[i], &got),
+		        0);
+		same_model(want, got);
+		pp_profile_free(got);
+	}
+	pp_profile_free(want);
+	free(b.p);
 }
 
 static void test_decode_stream__gives_up(void **state)
@@ -663,6 +711,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_decode_stream__same_model),
+	        cmocka_unit_test(test_decode_stream__expected_size),
 	        cmocka_unit_test(test_decode_stream__gives_up),
 	        cmocka_unit_test(test_decode_stream__gunzip_each),
 	        cmocka_unit_test(test_decode_stream__source_decode),
