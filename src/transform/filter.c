@@ -122,6 +122,28 @@ static const uint32_t *current_stack(const struct pp_work *w, uint32_t s,
 	return *wide;
 }
 
+/*
+ * Room in dst for every kept sample at once. Grown as they came, the big
+ * arrays would be doubled, and each doubling moves them: a copy of what
+ * was written, or (glibc's mremap) pages that on some virtual machines
+ * cost microseconds each at their next touch.
+ */
+static int reserve_kept(const struct pp_work *w, struct pp_profile *dst)
+{
+	const struct pp_profile *src = w->src;
+	size_t ns = 0, nf = 0, nl = 0;
+
+	for (uint32_t s = 0; s < src->nsamples; s++) {
+		if (!w->keep[s])
+			continue;
+		ns++;
+		nf += w->nlocs[s];
+		nl += pp_sample_label_range(src, s).count +
+		      (w->set_key != NULL);
+	}
+	return pp_profile_reserve(dst, ns, nf, nl);
+}
+
 int pp_work_build(struct pp_work *w, struct pp_profile **out)
 {
 	const struct pp_profile *src = w->src;
@@ -162,6 +184,8 @@ int pp_work_build(struct pp_work *w, struct pp_profile **out)
 		                                   lines, n, NULL)) < 0)
 			goto done;
 	}
+	if ((err = reserve_kept(w, dst)) < 0)
+		goto done;
 	for (uint32_t s = 0; s < src->nsamples; s++) {
 		const int64_t *values = pp_profile_sample_values(src, s);
 		struct pp_label_range r = pp_sample_label_range(src, s);
