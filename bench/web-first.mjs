@@ -3,8 +3,12 @@
 // URL/ui/flamegraph and wait until the page has rendered (pprof-c: the page
 // says it is ready; any server: the network is idle and frames are drawn).
 // Prints "first-page SECONDS" (from the command's start) on success.
+// The browser is started before the clock; with SETTLE_MS set, the clock
+// starts that many milliseconds later, once the browser is idle (a
+// browser already running, as most users' is), and not while its own
+// start-up still takes a core.
 //
-//   node bench/web-first.mjs PROGRAM ARGS...
+//   [SETTLE_MS=3000] node bench/web-first.mjs PROGRAM ARGS...
 import path from "node:path";
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -19,6 +23,8 @@ const browser = await chromium.launch({
          "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+const settle = Number(process.env.SETTLE_MS || 0);
+if (settle > 0) await new Promise((resolve) => setTimeout(resolve, settle));
 const t0 = performance.now();
 const proc = spawn(prog, args, { stdio: ["ignore", "pipe", "pipe"], env: Object.assign({}, process.env, { BROWSER: "true" }) });
 let status = 1;

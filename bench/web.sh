@@ -1,7 +1,8 @@
 #!/bin/bash
 # The web UI (-http) on a big profile: how soon the first flame graph page is
-# ready, against a cold `pprof-c top` and against `go tool pprof -http` in
-# the same headless browser; refine and zoom latency; the server's peak
+# ready (best of three, with the browser started just before the clock and
+# with one already running), against a cold `pprof-c top` and against
+# `go tool pprof -http` in the same headless browser; refine and zoom latency; the server's peak
 # memory against the raw profile's size; and a bounded load test (wrk, 50
 # connections for 10 s on loopback, rotating over the views). Prints
 # Markdown; bench/RESULTS.md keeps the last run.
@@ -36,8 +37,21 @@ for _ in 1 2 3; do
 done
 top=$best
 
-first=$(node "$BENCH/web-first.mjs" "$PPROF_C" -http=:0 -no_browser "$PROFILE")
-first_s=$(echo "$first" | awk '{ print $2 }')
+# The first page, best of three as top is: with the browser started just
+# before the clock (its start-up shares the cores with the server's), and
+# with a browser already running and idle (SETTLE_MS).
+first_page() {
+	local best=999 t
+	for _ in 1 2 3; do
+		t=$(SETTLE_MS=$1 node "$BENCH/web-first.mjs" "$PPROF_C" -http=:0 -no_browser "$PROFILE" |
+			awk '$1 == "first-page" && $2 != "FAILED" { print $2 }')
+		[ -n "$t" ] && best=$(awk -v a="$t" -v b="$best" 'BEGIN { print (a < b) ? a : b }')
+	done
+	[ "$best" = 999 ] && best=failed
+	echo "$best"
+}
+first_s=$(first_page 0)
+settled_s=$(first_page 3000)
 go_s=skipped
 . "$BENCH/go-pprof.sh"
 GOCMD=$(go_pprof "$ROOT")
@@ -107,7 +121,8 @@ cat <<REPORT
 | what | time | ratio |
 |---|---:|---:|
 | cold \`pprof-c top\` (best of 3) | ${top} s | 1 |
-| first flame graph page, pprof-c (process start to rendered page) | ${first_s} s | $(ratio "$first_s" "$top") x top |
+| first flame graph page, pprof-c (process start to rendered page, best of 3; browser started just before) | ${first_s} s | $(ratio "$first_s" "$top") x top |
+| the same, browser already running and idle (SETTLE_MS=3000) | ${settled_s} s | $(ratio "$settled_s" "$top") x top |
 | first flame graph page, \`go tool pprof -http\` | ${go_s} s | $( [[ $go_s =~ ^[0-9.]+$ ]] && ratio "$go_s" "$first_s" || echo -) x pprof-c's |
 | first /api/flame (width 1200: from the top of the tree, built at start) | ${first_api} s | $(ratio "$first_api" "$top") x top |
 | the same again (waits for the whole tree, built once the first was answered) | ${again} s | $(ratio "$again" "$top") x top |
@@ -135,7 +150,7 @@ refine, sample type, page and script, each requested once before):
 ${load_line}
 
 Commands: \`bash bench/web.sh $*\` (cold top: \`pprof-c top PROFILE\`; first
-page: \`node bench/web-first.mjs pprof-c -http=:0 -no_browser PROFILE\` and
+page: \`[SETTLE_MS=3000] node bench/web-first.mjs pprof-c -http=:0 -no_browser PROFILE\` and
 \`node bench/web-first.mjs GO tool pprof -http=localhost: -no_browser
 PROFILE\` with GO \`$GOCMD\` ($("$GOCMD" version 2>/dev/null || echo "not run")); latency: curl's time_total on one server).
 REPORT
