@@ -13,6 +13,7 @@ BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$BENCH/.." && pwd)
 PPROF_C=$ROOT/build/pprof-c
 RUN_GO=1
+ARGS="$*" # for the report's command line, before the options are taken
 while [ $# -gt 0 ]; do
 	case $1 in
 	--pprof-c) PPROF_C=$2; shift 2 ;;
@@ -23,7 +24,8 @@ done
 PROFILE=${1:-$BENCH/data/large.pb.gz}
 [ -r "$PROFILE" ] || { echo "web: $PROFILE: missing (bench/run.sh --sizes large makes it)" >&2; exit 2; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# a / b, or "-" when a is not a number (a row that failed).
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
 raw=$(gzip -dc "$PROFILE" | wc -c)
 cat "$PROFILE" >/dev/null # page cache
 
@@ -123,7 +125,7 @@ cat <<REPORT
 | cold \`pprof-c top\` (best of 3) | ${top} s | 1 |
 | first flame graph page, pprof-c (process start to rendered page, best of 3; browser started just before) | ${first_s} s | $(ratio "$first_s" "$top") x top |
 | the same, browser already running and idle (SETTLE_MS=3000) | ${settled_s} s | $(ratio "$settled_s" "$top") x top |
-| first flame graph page, \`go tool pprof -http\` | ${go_s} s | $( [[ $go_s =~ ^[0-9.]+$ ]] && ratio "$go_s" "$first_s" || echo -) x pprof-c's |
+| first flame graph page, \`go tool pprof -http\` | ${go_s}$( [[ $go_s =~ ^[0-9.]+$ ]] && echo " s") | $( [[ $go_s =~ ^[0-9.]+$ ]] && [[ $first_s =~ ^[0-9.]+$ ]] && ratio "$go_s" "$first_s" || echo -) x pprof-c's |
 | first /api/flame (width 1200: from the top of the tree, built at start) | ${first_api} s | $(ratio "$first_api" "$top") x top |
 | the same again (waits for the whole tree, built once the first was answered) | ${again} s | $(ratio "$again" "$top") x top |
 | zoom (/api/flame?root=1) | ${zoom} s | $(ratio "$zoom" "$top") x top |
@@ -149,7 +151,7 @@ Load (wrk -t2 -c50 -d10s, bench/web-load.lua rotating flame, top, zoom,
 refine, sample type, page and script, each requested once before):
 ${load_line}
 
-Commands: \`bash bench/web.sh $*\` (cold top: \`pprof-c top PROFILE\`; first
+Commands: \`bash bench/web.sh $ARGS\` (cold top: \`pprof-c top PROFILE\`; first
 page: \`[SETTLE_MS=3000] node bench/web-first.mjs pprof-c -http=:0 -no_browser PROFILE\` and
 \`node bench/web-first.mjs GO tool pprof -http=localhost: -no_browser
 PROFILE\` with GO \`$GOCMD\` ($("$GOCMD" version 2>/dev/null || echo "not run")); latency: curl's time_total on one server).
