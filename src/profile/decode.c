@@ -1458,12 +1458,13 @@ static inline int stream_loc_ids(const uint8_t *q, const uint8_t *end,
  * first 1.8 MB held 11% fewer locations a byte than the whole, and an
  * eighth more was too little), while the samples come first in a
  * profile, so this is rather too much than too little, and pages never
- * written cost address space, not memory. Growing by
- * doubling instead moves the array at each step, and on virtual machines
- * that keep shadow page tables every moved page then costs microseconds
- * at its next touch: the first read of a 100 MB array doubled into place
- * took 0.1 s, of one sized once 0.004 s. When the projection is wrong or
- * cannot be had, doubling goes on from there.
+ * written cost address space, not memory. Growing by doubling instead
+ * moves the array at each step (glibc's mremap), and on the paravirtual
+ * machines we measure on every moved page then costs microseconds at its
+ * next touch, with no page fault the guest sees: the first read of a
+ * 100 MB array doubled into place took 0.1 s, of one sized once 0.004 s.
+ * When the projection is wrong or cannot be had, doubling goes on from
+ * there.
  */
 static bool stream_grow_cold(struct pp_decode_stream *s, void **ptr,
                              size_t *cap, size_t need, size_t elem)
