@@ -1,4 +1,5 @@
-# Shell functions shared by install-deps.sh and install-test-deps.sh:
+# Shell functions shared by install-deps.sh, install-test-deps.sh and
+# install-bench-deps.sh:
 # read a package list, find what is missing, install it with apt's own
 # progress. Sourced, not run.
 
@@ -39,4 +40,11 @@ apt_install() {
 	export DEBIAN_FRONTEND=noninteractive
 	apt_update_once || return 1
 	apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+# install_list WHAT FILE: apt_install WHAT of the packages FILE lists.
+install_list() {
+	local list
+	mapfile -t list < <(package_list "$2")
+	apt_install "$1" "${list[@]}"
 }

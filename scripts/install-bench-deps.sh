@@ -5,8 +5,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/apt-packages.sh"
-mapfile -t bench < <(package_list "$here/packages/bench.txt")
-if ! apt_install "to run bench/" "${bench[@]}"; then
+if ! install_list "to run bench/" "$here/packages/bench.txt"; then
 	echo "install-bench-deps: apt-get failed; bench/ reports the rows whose tool is missing as skipped" >&2
 	exit 1
 fi

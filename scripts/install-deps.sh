@@ -5,8 +5,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/apt-packages.sh"
-mapfile -t build < <(package_list "$here/packages/build.txt")
-if ! apt_install "to build and run pprof-c" "${build[@]}"; then
+if ! install_list "to build and run pprof-c" "$here/packages/build.txt"; then
 	echo "install-deps: apt-get failed; pprof-c cannot be built without these packages" >&2
 	exit 1
 fi
